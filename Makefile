@@ -1,0 +1,91 @@
+# bakeoff — hand-written Makefile. CC, CFLAGS, LDFLAGS, PREFIX, DESTDIR are
+# overridable; V=1 shows the commands. Objects go to $(BUILD)/.
+#   make            build ./bakeoff
+#   make check      build and run every test under prove
+#   make sanitize   build with ASan+UBSan in build-san/ and run every test
+#   make peers      run established peers beside bakeoff (scripts/peers.sh)
+#   make install    PREFIX=/usr/local DESTDIR=
+
+CC      ?= cc
+CFLAGS  ?= -O2
+WARN     = -Wall -Wextra -Werror
+STD      = -std=c11 -D_POSIX_C_SOURCE=200809L
+LDFLAGS ?=
+LDLIBS   = -lm
+PREFIX  ?= /usr/local
+BUILD   ?= build
+BIN     ?= bakeoff
+PROVE   ?= prove
+
+ifeq ($(BUILD),build)
+BINPATH = $(BIN)
+else
+BINPATH = $(BUILD)/$(BIN)
+endif
+
+Q = @
+ifeq ($(V),1)
+Q =
+endif
+
+# How bakeoff was built is recorded in every result file.
+CCVERSION := $(shell $(CC) --version 2>/dev/null | head -n 1)
+DEFS = -DBAKEOFF_CC='"$(CC) ($(CCVERSION))"' -DBAKEOFF_CFLAGS='"$(CFLAGS)"'
+ALL_CFLAGS = $(STD) $(WARN) $(CFLAGS) -Isrc -Isrc/core -MMD -MP
+
+LIB_SRC  = $(wildcard src/core/*.c) $(wildcard src/bench/*.c) $(wildcard src/report/*.c)
+LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o)
+MAIN_OBJ = $(BUILD)/src/main.o
+UNIT_SRC = $(wildcard tests/unit/t-*.c)
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+E2E      = $(wildcard tests/e2e/*.t)
+HELPERS  = $(BUILD)/tests/tiny
+
+all: $(BINPATH)
+
+$(BINPATH): $(MAIN_OBJ) $(BUILD)/libbakeoff.a
+	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/libbakeoff.a: $(LIB_OBJ)
+	$(Q)rm -f $@
+	$(Q)ar rcs $@ $^
+
+$(BUILD)/src/core/sysinfo.o: ALL_CFLAGS += $(DEFS)
+$(BUILD)/src/main.o: ALL_CFLAGS += $(DEFS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbakeoff.a
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests $(LDFLAGS) -o $@ $< $(BUILD)/libbakeoff.a $(LDLIBS)
+
+$(BUILD)/tests/tiny: tests/tiny.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(STD) $(WARN) $(CFLAGS) -o $@ $<
+
+check: $(BINPATH) $(UNIT_BIN) $(HELPERS)
+	BAKEOFF=./$(BINPATH) BUILD=$(BUILD) $(PROVE) --exec '' $(UNIT_BIN) $(E2E)
+
+SAN = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+sanitize:
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	$(MAKE) BUILD=build-san CFLAGS="$(SAN)" LDFLAGS="$(SAN)" check
+
+peers: $(BINPATH)
+	BAKEOFF=./$(BINPATH) sh scripts/peers.sh
+
+install: $(BINPATH)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BINPATH) $(DESTDIR)$(PREFIX)/bin/bakeoff
+	install -m 644 docs/bakeoff.1 $(DESTDIR)$(PREFIX)/share/man/man1/bakeoff.1
+
+clean:
+	rm -rf build build-san bakeoff
+
+.PHONY: all check sanitize peers install clean
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BIN:=.d)

@@ -1,0 +1,87 @@
+/* bench.h — the benchmark descriptor, the options benchmarks read, and the
+ * sink that keeps the optimizer from deleting measured work. */
+#ifndef BAKEOFF_BENCH_H
+#define BAKEOFF_BENCH_H
+#include <stddef.h>
+#include <stdint.h>
+
+enum better { BETTER_LOWER = 0, BETTER_HIGHER = 1 };
+
+/* How the harness turns the measured time of one operation into a figure. */
+enum bench_kind {
+	KIND_LATENCY,	/* time per operation, in the unit "ns", "us" or "ms" */
+	KIND_BANDWIDTH,	/* bytes_per_op / time per op, in "MB/s" (MB = 10^6 bytes) */
+	KIND_RATE,	/* operations per second, in "ops/s" (or "MHz" for 10^6 ops/s) */
+};
+
+#define BENCH_MAX_LIST 8
+
+/* Options from the command line that benchmarks read. */
+struct bench_opts {
+	uint64_t mem_size;		/* --mem-size: memory benchmarks' buffer */
+	uint64_t msg_size;		/* --msg-size: IPC bandwidth transfer size */
+	uint64_t map_size;		/* --map-size: mmap / file benchmarks' file size */
+	int parallel;			/* --parallel N copies, 1 = none */
+	int quick;			/* --quick: small sizes */
+	int pin;			/* --pin: pin context-switch rings to one CPU */
+	long procs[BENCH_MAX_LIST];	/* --procs */
+	int nprocs;
+	uint64_t ctx_sizes[BENCH_MAX_LIST];	/* --ctx-sizes */
+	int nctx_sizes;
+	const char *scratch;		/* the run's scratch directory (created by bakeoff) */
+};
+
+struct bench_result;
+struct harness;
+
+/* What the harness hands to a benchmark's callbacks. */
+struct bench_ctx {
+	const struct bench *b;
+	const struct bench_opts *opt;
+	struct harness *h;
+	struct bench_result *res;	/* params and metrics go here */
+	double bytes_per_op;		/* setup sets it for KIND_BANDWIDTH */
+	double ops_per_call;		/* op(state, 1) does this many operations (default 1) */
+	char reason[256];		/* why unsupported / failed */
+};
+
+struct bench {
+	const char *id;		/* "group.family.variant" */
+	const char *group;	/* first component of id */
+	const char *title;	/* human title, lmbench's name where it has one */
+	const char *unit;	/* unit of the main figure */
+	enum better better;
+	enum bench_kind kind;
+	/* 0 when it can run here; else -1 with ctx->reason set ("needs root"). */
+	int (*supported)(struct bench_ctx *ctx);
+	/* Microbenchmarks: setup allocates state, op performs n operations
+	 * (0, or -1 with errno / ctx-visible failure), teardown frees. */
+	int (*setup)(struct bench_ctx *ctx, void **state);
+	int (*op)(void *state, uint64_t n);
+	void (*teardown)(void *state);
+	/* Composite benchmarks: measure with harness_measure() and record
+	 * metrics; return 0, or -1 with ctx->reason set. */
+	int (*run)(struct bench_ctx *ctx);
+};
+
+/* The sink: a result fed here is observable, so the work producing it
+ * cannot be deleted. Accumulate in a local and feed it once per op() call. */
+extern volatile uint64_t bench_sink;
+static inline void bench_use(uint64_t x)
+{
+	bench_sink += x;
+}
+static inline void bench_use_ptr(const void *p)
+{
+	bench_sink += (uint64_t)(uintptr_t)p;
+}
+
+/* A compiler barrier on a register value: keeps a loop around it alive
+ * without adding memory traffic (falls back to the volatile sink). */
+#if defined(__GNUC__) || defined(__clang__)
+#define BENCH_KEEP(x) __asm__ volatile("" : "+r"(x))
+#else
+#define BENCH_KEEP(x) bench_use((uint64_t)(x))
+#endif
+
+#endif

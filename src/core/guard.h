@@ -1,0 +1,14 @@
+/* guard.h — checks that make a run unfair to compare, recorded with the result. */
+#ifndef BAKEOFF_GUARD_H
+#define BAKEOFF_GUARD_H
+#include "bench.h"
+#include "result.h"
+#include "sysinfo.h"
+
+/* Inspect the machine before the run (load, other CPU users, frequency
+ * governor, virtualization, sizes against caches and memory); appends
+ * findings to g and sets its verdict ("ok" or "warn"). Takes ~0.25 s. */
+void guard_check(struct guard *g, const struct sysinfo *si, const struct bench_opts *opt,
+		 int memory_selected);
+
+#endif

@@ -1,0 +1,476 @@
+/* harness.c — lmbench's timing policy without its globals.
+ *
+ * Calibration grows the iteration count n until one call op(state, n)
+ * lasts at least the target sample time. Each sample is then
+ *     (t1 - t0) - clock_cost - n * loop_ns
+ * divided by n and by the operations per call; a negative remainder is
+ * clamped to zero and a median that is (nearly) all overhead fails the
+ * benchmark instead of being reported. At least cfg.samples samples are
+ * taken; more are added, up to max_samples and the time budget, while the
+ * 95% CI of the median is wider than ci_target of the median.
+ *
+ * --parallel N forks N copies of the whole benchmark; they line up on a
+ * pipe barrier just before their first timed sample, then each sends its
+ * bench_result back as JSON, and the parent aggregates (throughputs add,
+ * latencies average, each copy's median is kept). */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "harness.h"
+#include "json.h"
+#include "scratch.h"
+
+volatile uint64_t bench_sink;
+
+/* The barrier of a parallel copy: -1 when not a copy or already passed. */
+static int barrier_ready_fd = -1, barrier_go_fd = -1;
+
+void harness_default_cfg(struct harness_cfg *cfg)
+{
+	cfg->target_ns = 10000000;
+	cfg->samples = 11;
+	cfg->max_samples = 33;
+	cfg->ci_target = 0.01;
+	cfg->budget_ns = 5000000000ull;
+	cfg->now = clock_ns;
+}
+
+static int null_op(void *state, uint64_t n)
+{
+	uint64_t i;
+
+	(void)state;
+	for (i = 0; i < n; i++)
+		BENCH_KEEP(i);
+	return 0;
+}
+
+/* Call op through a pointer the compiler cannot see through, as the
+ * harness calls every benchmark's op. */
+static int (*volatile null_op_ptr)(void *, uint64_t) = null_op;
+
+void harness_init(struct harness *h, const struct harness_cfg *cfg)
+{
+	uint64_t n = 1 << 16, t0, t1, best = UINT64_MAX;
+	int i;
+
+	h->cfg = *cfg;
+	clock_measure(cfg->now, &h->clk);
+	/* Grow n to the target, then keep the best of 11 (interruptions only
+	 * add time; the loop's own cost is the floor). */
+	for (;;) {
+		t0 = cfg->now();
+		null_op_ptr(NULL, n);
+		t1 = cfg->now();
+		if (t1 - t0 >= cfg->target_ns / 4 || n >= (1ull << 34))
+			break;
+		n *= 2;
+	}
+	for (i = 0; i < 11; i++) {
+		t0 = cfg->now();
+		null_op_ptr(NULL, n);
+		t1 = cfg->now();
+		if (t1 - t0 < best)
+			best = t1 - t0;
+	}
+	h->loop_ns = ((double)best - h->clk.cost_ns) / (double)n;
+	if (h->loop_ns < 0)
+		h->loop_ns = 0;
+}
+
+double harness_convert(enum bench_kind kind, const char *unit, double ns, double bytes)
+{
+	switch (kind) {
+	case KIND_LATENCY:
+		if (strcmp(unit, "us") == 0)
+			return ns / 1e3;
+		if (strcmp(unit, "ms") == 0)
+			return ns / 1e6;
+		if (strcmp(unit, "s") == 0)
+			return ns / 1e9;
+		return ns;
+	case KIND_BANDWIDTH:
+		if (strcmp(unit, "GB/s") == 0)
+			return bytes / ns;
+		return bytes * 1e3 / ns;	/* MB/s */
+	case KIND_RATE:
+		if (strcmp(unit, "MHz") == 0)
+			return 1e3 / ns;
+		return 1e9 / ns;
+	}
+	return ns;
+}
+
+static int op_failed(struct bench_ctx *ctx, int err)
+{
+	if (scratch_interrupted() || err == EINTR)
+		snprintf(ctx->reason, sizeof(ctx->reason), "interrupted");
+	else if (!ctx->reason[0])
+		snprintf(ctx->reason, sizeof(ctx->reason), "operation failed: %s",
+			 strerror(err));
+	return -1;
+}
+
+static void barrier_pass(void)
+{
+	char c = 'r';
+
+	if (barrier_ready_fd < 0)
+		return;
+	if (write(barrier_ready_fd, &c, 1) == 1)
+		while (read(barrier_go_fd, &c, 1) < 0 && errno == EINTR && !scratch_interrupted())
+			;
+	close(barrier_ready_fd);
+	close(barrier_go_fd);
+	barrier_ready_fd = barrier_go_fd = -1;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+int harness_measure(struct bench_ctx *ctx, const struct measure *m, double *median)
+{
+	struct harness *h = ctx->h;
+	const struct harness_cfg *cfg = &h->cfg;
+	double ops = m->ops_per_call > 0 ? m->ops_per_call : 1;
+	double loop = m->no_loop_overhead ? 0 : h->loop_ns;
+	uint64_t n = m->fixed_n ? m->fixed_n : 1, start = cfg->now(), t0, t1;
+	int cap = cfg->max_samples > cfg->samples ? cfg->max_samples : cfg->samples;
+	double *val = calloc((size_t)cap, sizeof(double));
+	double *raw = calloc((size_t)cap, sizeof(double));
+	double *cor = calloc((size_t)cap, sizeof(double));
+	double over = 0;
+	struct stats st;
+	struct metric *met;
+	int k = 0, rc = -1;
+
+	if (!val || !raw || !cor) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+		goto out;
+	}
+	/* Calibrate. */
+	while (!m->fixed_n) {
+		double mult;
+
+		t0 = cfg->now();
+		if (m->op(m->state, n) < 0) {
+			op_failed(ctx, errno);
+			goto out;
+		}
+		t1 = cfg->now();
+		if (scratch_interrupted()) {
+			op_failed(ctx, EINTR);
+			goto out;
+		}
+		if (t1 - t0 >= cfg->target_ns || t1 - start > cfg->budget_ns / 2 ||
+		    n >= (1ull << 40))
+			break;
+		mult = t1 > t0 ? 1.2 * (double)cfg->target_ns / (double)(t1 - t0) : 100;
+		mult = mult < 2 ? 2 : mult > 100 ? 100 : mult;
+		n = (uint64_t)ceil((double)n * mult);
+	}
+	barrier_pass();
+	over = h->clk.cost_ns + (double)n * loop;
+	start = cfg->now();
+	for (k = 0; k < cap; k++) {
+		double r, c;
+
+		t0 = cfg->now();
+		if (m->op(m->state, n) < 0) {
+			op_failed(ctx, errno);
+			goto out;
+		}
+		t1 = cfg->now();
+		if (scratch_interrupted()) {
+			op_failed(ctx, EINTR);
+			goto out;
+		}
+		r = (double)(t1 - t0);
+		c = r - over;
+		if (c < 0)
+			c = 0;
+		raw[k] = r / (double)n / ops;
+		cor[k] = c / (double)n / ops;
+		val[k] = harness_convert(m->kind, m->unit, cor[k], m->bytes_per_op);
+		if (k + 1 >= cfg->samples) {
+			stats_compute(val, (size_t)k + 1, &st);
+			if (st.median > 0 && (st.ci_hi - st.ci_lo) / 2 / st.median <= cfg->ci_target)
+				break;
+			if (cfg->now() - start > cfg->budget_ns)
+				break;
+		}
+	}
+	if (k == cap)
+		k--;
+	k++;
+	/* A median per-op time that is almost all overhead is not a result. */
+	qsort(raw, (size_t)k, sizeof(double), cmp_dbl);
+	qsort(cor, (size_t)k, sizeof(double), cmp_dbl);
+	if (cor[k / 2] <= 0.02 * raw[k / 2]) {
+		snprintf(ctx->reason, sizeof(ctx->reason),
+			 "%s%stime per operation is not above the harness overhead "
+			 "(%.3g ns raw, %.3g ns after subtracting %.3g ns): the work was "
+			 "optimized away or is smaller than the loop",
+			 m->name, m->name[0] ? ": " : "", raw[k / 2], cor[k / 2],
+			 raw[k / 2] - cor[k / 2]);
+		goto out;
+	}
+	met = result_add_metric(ctx->res, m->name, m->unit, m->better, val, (size_t)k);
+	if (!met) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+		goto out;
+	}
+	met->iterations = n;
+	met->overhead_ns = over;
+	if (median)
+		*median = met->st.median;
+	rc = 0;
+out:
+	free(val);
+	free(raw);
+	free(cor);
+	return rc;
+}
+
+int harness_fork(void)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0)
+		scratch_signals_default();
+	return pid;
+}
+
+static double tv_s(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+/* One copy of a benchmark, start to finish. */
+static void run_single(struct harness *h, const struct bench *b, const struct bench_opts *opt,
+		       struct bench_result *br)
+{
+	struct bench_ctx ctx = { .b = b, .opt = opt, .h = h, .res = br, .ops_per_call = 1 };
+	void *state = NULL;
+	int rc;
+
+	if (b->supported && b->supported(&ctx) < 0) {
+		result_set_status(br, ST_UNSUPPORTED, ctx.reason[0] ? ctx.reason : "not supported here");
+		return;
+	}
+	if (b->run) {
+		rc = b->run(&ctx);
+	} else {
+		rc = b->setup ? b->setup(&ctx, &state) : 0;
+		if (rc == 0) {
+			struct measure m = {
+				.name = "", .unit = b->unit, .kind = b->kind, .better = b->better,
+				.op = b->op, .state = state, .bytes_per_op = ctx.bytes_per_op,
+				.ops_per_call = ctx.ops_per_call,
+			};
+			rc = harness_measure(&ctx, &m, NULL);
+		} else if (!ctx.reason[0]) {
+			snprintf(ctx.reason, sizeof(ctx.reason), "setup failed: %s", strerror(errno));
+		}
+		if (b->teardown && state)
+			b->teardown(state);
+	}
+	if (rc == 0)
+		result_set_status(br, ST_OK, NULL);
+	else if (scratch_interrupted())
+		result_set_status(br, ST_INTERRUPTED, "interrupted");
+	else
+		result_set_status(br, ST_FAILED, ctx.reason[0] ? ctx.reason : "failed");
+}
+
+/* --parallel: aggregate the copies' results into br. */
+static void aggregate(struct bench_result *br, struct bench_result *copies, int n)
+{
+	size_t i, j;
+	int c;
+
+	for (c = 0; c < n; c++) {
+		if (copies[c].status != ST_OK) {
+			char why[300];
+
+			snprintf(why, sizeof(why), "copy %d of %d: %s", c + 1, n,
+				 copies[c].reason ? copies[c].reason : status_name(copies[c].status));
+			result_set_status(br, copies[c].status, why);
+			return;
+		}
+	}
+	for (i = 0; i < copies[0].nparams; i++) {
+		const struct param *p = &copies[0].params[i];
+
+		if (p->str)
+			result_param_str(br, p->key, p->str);
+		else
+			result_param_num(br, p->key, p->num);
+	}
+	result_param_num(br, "parallel", n);
+	for (i = 0; i < copies[0].nmetrics; i++) {
+		const struct metric *m0 = &copies[0].metrics[i];
+		size_t ns = m0->nsamples;
+		double *agg, *per = calloc((size_t)n, sizeof(double));
+		struct metric *m;
+
+		for (c = 1; c < n; c++) {
+			const struct metric *mc = result_metric(&copies[c], m0->name);
+
+			if (!mc) {
+				free(per);
+				result_set_status(br, ST_FAILED, "parallel copies recorded different metrics");
+				return;
+			}
+			if (mc->nsamples < ns)
+				ns = mc->nsamples;
+		}
+		agg = calloc(ns ? ns : 1, sizeof(double));
+		for (c = 0; c < n && agg && per; c++) {
+			const struct metric *mc = result_metric(&copies[c], m0->name);
+
+			per[c] = mc->st.median;
+			for (j = 0; j < ns; j++)
+				agg[j] += mc->samples[j];
+		}
+		/* Throughputs add up; latencies are averaged over the copies. */
+		if (agg && m0->better == BETTER_LOWER)
+			for (j = 0; j < ns; j++)
+				agg[j] /= n;
+		m = agg && per ? result_add_metric(br, m0->name, m0->unit, m0->better, agg, ns) : NULL;
+		if (m) {
+			m->iterations = m0->iterations;
+			m->overhead_ns = m0->overhead_ns;
+			m->per_copy = per;
+			m->ncopies = (size_t)n;
+			per = NULL;
+		}
+		free(agg);
+		free(per);
+	}
+	result_set_status(br, ST_OK, NULL);
+}
+
+static void run_parallel(struct harness *h, const struct bench *b, const struct bench_opts *opt,
+			 struct bench_result *br)
+{
+	int n = opt->parallel, c, ready[2] = { -1, -1 }, go[2] = { -1, -1 }, *res = calloc((size_t)n, sizeof(int));
+	pid_t *pid = calloc((size_t)n, sizeof(pid_t));
+	struct bench_result *copies = calloc((size_t)n, sizeof(*copies));
+	struct buf text = { 0 };
+	char ch[64];
+	int got = 0;
+
+	if (!res || !pid || !copies || pipe(ready) < 0 || pipe(go) < 0) {
+		result_set_status(br, ST_FAILED, "cannot set up parallel copies");
+		goto out;
+	}
+	for (c = 0; c < n; c++) {
+		int rp[2];
+
+		res[c] = -1;
+		if (pipe(rp) < 0 || (pid[c] = harness_fork()) < 0) {
+			result_set_status(br, ST_FAILED, "fork of a parallel copy failed");
+			n = c;
+			goto reap;
+		}
+		if (pid[c] == 0) {
+			struct bench_result mine = { 0 };
+
+			close(rp[0]);
+			close(ready[0]);
+			close(go[1]);
+			barrier_ready_fd = ready[1];
+			barrier_go_fd = go[0];
+			mine.id = br->id;
+			mine.group = br->group;
+			mine.title = br->title;
+			run_single(h, b, opt, &mine);
+			if (barrier_ready_fd >= 0) {	/* failed before the barrier */
+				if (write(barrier_ready_fd, "f", 1) < 0)
+					_exit(3);
+			}
+			_exit(result_bench_to_fd(&mine, rp[1]) < 0 ? 3 : 0);
+		}
+		close(rp[1]);
+		res[c] = rp[0];
+	}
+	close(ready[1]);
+	close(go[0]);
+	ready[1] = go[0] = -1;
+	/* Release everyone together once all copies are ready. */
+	while (got < n) {
+		ssize_t r = read(ready[0], ch, sizeof(ch));
+
+		if (r > 0)
+			got += (int)r;
+		else if (r == 0 || errno != EINTR)
+			break;
+	}
+	for (c = 0; c < n; c++)
+		if (write(go[1], "g", 1) < 0)
+			break;
+	for (c = 0; c < n; c++) {
+		ssize_t r;
+
+		text.len = 0;
+		while ((r = read(res[c], ch, sizeof(ch))) > 0 || (r < 0 && errno == EINTR))
+			if (r > 0)
+				buf_add(&text, ch, (size_t)r);
+		copies[c].id = NULL;
+		if (text.len == 0 || result_bench_from_text(text.p, text.len, &copies[c]) < 0)
+			result_set_status(&copies[c], ST_FAILED, "a parallel copy died");
+	}
+	aggregate(br, copies, n);
+reap:
+	for (c = 0; c < n; c++) {
+		if (res[c] >= 0)
+			close(res[c]);
+		waitpid(pid[c], NULL, 0);
+	}
+	for (c = 0; c < n; c++)
+		result_bench_free(&copies[c]);
+out:
+	for (c = 0; c < 2; c++) {
+		if (ready[c] >= 0)
+			close(ready[c]);
+		if (go[c] >= 0)
+			close(go[c]);
+	}
+	free(res);
+	free(pid);
+	free(copies);
+	buf_free(&text);
+}
+
+void harness_run_bench(struct harness *h, const struct bench *b, const struct bench_opts *opt,
+		       struct bench_result *br)
+{
+	struct rusage r0, r1, c0, c1;
+	uint64_t t0 = clock_ns();
+
+	getrusage(RUSAGE_SELF, &r0);
+	getrusage(RUSAGE_CHILDREN, &c0);
+	if (opt->parallel > 1)
+		run_parallel(h, b, opt, br);
+	else
+		run_single(h, b, opt, br);
+	getrusage(RUSAGE_SELF, &r1);
+	getrusage(RUSAGE_CHILDREN, &c1);
+	br->wall_s = (double)(clock_ns() - t0) / 1e9;
+	br->user_s = tv_s(r1.ru_utime) - tv_s(r0.ru_utime) + tv_s(c1.ru_utime) - tv_s(c0.ru_utime);
+	br->sys_s = tv_s(r1.ru_stime) - tv_s(r0.ru_stime) + tv_s(c1.ru_stime) - tv_s(c0.ru_stime);
+}

@@ -1,0 +1,42 @@
+/* registry.h — every benchmark, listed once (X-macro), and selection by
+ * id, prefix, group or personality. Adding a benchmark: one file in
+ * src/bench/, one line here. */
+#ifndef BAKEOFF_REGISTRY_H
+#define BAKEOFF_REGISTRY_H
+#include <stddef.h>
+#include "bench.h"
+
+#define BENCH_LIST(X) \
+	/* proc: system calls, signals, process creation (src/bench/proc-*.c) */ \
+	X(proc_syscall_null) \
+	X(proc_syscall_read) \
+	/* mem: bandwidth (src/bench/mem-bw.c) */ \
+	X(mem_bw_read) \
+	X(mem_bw_write) \
+	X(mem_bw_copy)
+
+#define X(name) extern const struct bench bench_##name;
+BENCH_LIST(X)
+#undef X
+
+extern const struct bench *const registry[];
+extern const size_t registry_count;
+
+/* A personality: a name that selects benchmarks and a text format. */
+struct personality {
+	const char *name;
+	const char *title;
+	const char *select;	/* comma-separated ids / prefixes */
+};
+extern const struct personality personalities[];
+
+/* Mark in sel[] (registry_count entries) the benchmarks named by args.
+ * Each arg may be an id, a dotted prefix, a group, a personality, or a
+ * comma-separated list of those. Returns 0, or -1 with a message naming the
+ * unknown word and the closest known name in err. *pers is set when a
+ * personality was named. */
+int registry_select(int argc, char **argv, unsigned char *sel, const struct personality **pers,
+		    char *err, size_t errlen);
+const struct bench *registry_find(const char *id);
+
+#endif

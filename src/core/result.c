@@ -1,0 +1,725 @@
+/* result.c — the result model in memory, its JSON form (schema
+ * bakeoff-result/1, documented in docs/results.md), a strict reader that
+ * names the byte offset of anything wrong, and atomic, never-overwriting
+ * saving (temp file in the target directory, then link(2)). */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "result.h"
+
+static const char *status_names[] = { "ok", "skipped", "unsupported", "failed", "interrupted" };
+
+const char *status_name(enum bench_status s)
+{
+	return (unsigned)s < 5 ? status_names[s] : "?";
+}
+
+static char *xstrdup(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static void *grow(void *p, size_t n, size_t size)
+{
+	/* Arrays grow one element at a time; they stay small (dozens). */
+	return realloc(p, (n + 1) * size);
+}
+
+struct bench_result *result_add_bench(struct result *r, const char *id, const char *group,
+				      const char *title)
+{
+	struct bench_result *b = grow(r->benches, r->nbenches, sizeof(*b));
+
+	if (!b)
+		return NULL;
+	r->benches = b;
+	b = &r->benches[r->nbenches++];
+	memset(b, 0, sizeof(*b));
+	b->id = xstrdup(id);
+	b->group = xstrdup(group);
+	b->title = xstrdup(title);
+	b->status = ST_SKIPPED;
+	return b;
+}
+
+void result_set_status(struct bench_result *br, enum bench_status st, const char *reason)
+{
+	br->status = st;
+	free(br->reason);
+	br->reason = xstrdup(reason);
+}
+
+static struct param *add_param(struct bench_result *br, const char *key)
+{
+	struct param *p;
+	size_t i;
+
+	for (i = 0; i < br->nparams; i++) {
+		if (strcmp(br->params[i].key, key) == 0) {
+			free(br->params[i].str);
+			br->params[i].str = NULL;
+			return &br->params[i];
+		}
+	}
+	p = grow(br->params, br->nparams, sizeof(*p));
+	if (!p)
+		return NULL;
+	br->params = p;
+	p = &br->params[br->nparams++];
+	memset(p, 0, sizeof(*p));
+	p->key = xstrdup(key);
+	return p;
+}
+
+void result_param_num(struct bench_result *br, const char *key, double v)
+{
+	struct param *p = add_param(br, key);
+
+	if (p)
+		p->num = v;
+}
+
+void result_param_str(struct bench_result *br, const char *key, const char *v)
+{
+	struct param *p = add_param(br, key);
+
+	if (p)
+		p->str = xstrdup(v ? v : "");
+}
+
+const struct param *result_param(const struct bench_result *br, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < br->nparams; i++)
+		if (strcmp(br->params[i].key, key) == 0)
+			return &br->params[i];
+	return NULL;
+}
+
+struct metric *result_add_metric(struct bench_result *br, const char *name, const char *unit,
+				 enum better better, const double *samples, size_t n)
+{
+	struct metric *m = grow(br->metrics, br->nmetrics, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	br->metrics = m;
+	m = &br->metrics[br->nmetrics];
+	memset(m, 0, sizeof(*m));
+	m->samples = malloc((n ? n : 1) * sizeof(double));
+	if (!m->samples)
+		return NULL;
+	br->nmetrics++;
+	memcpy(m->samples, samples, n * sizeof(double));
+	m->nsamples = n;
+	m->name = xstrdup(name ? name : "");
+	m->unit = xstrdup(unit);
+	m->better = better;
+	stats_compute(samples, n, &m->st);
+	return m;
+}
+
+const struct metric *result_metric(const struct bench_result *br, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < br->nmetrics; i++)
+		if (strcmp(br->metrics[i].name, name) == 0)
+			return &br->metrics[i];
+	return NULL;
+}
+
+const struct bench_result *result_bench(const struct result *r, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < r->nbenches; i++)
+		if (strcmp(r->benches[i].id, id) == 0)
+			return &r->benches[i];
+	return NULL;
+}
+
+void result_add_finding(struct guard *g, const char *fmt, ...)
+{
+	char line[512], **f;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	f = grow(g->findings, g->nfindings, sizeof(*f));
+	if (!f)
+		return;
+	g->findings = f;
+	g->findings[g->nfindings++] = xstrdup(line);
+}
+
+/* ---- writing ---- */
+
+static void write_nums(struct jw *w, const char *key, const double *v, size_t n)
+{
+	size_t i;
+
+	jw_arr_begin(w, key);
+	for (i = 0; i < n; i++)
+		jw_num(w, NULL, v[i]);
+	jw_arr_end(w);
+}
+
+static void write_bench(struct jw *w, const struct bench_result *b)
+{
+	size_t i;
+
+	jw_obj_begin(w, NULL);
+	jw_str(w, "id", b->id);
+	jw_str(w, "group", b->group);
+	jw_str(w, "title", b->title);
+	jw_str(w, "status", status_name(b->status));
+	jw_str(w, "reason", b->reason);
+	jw_obj_begin(w, "params");
+	for (i = 0; i < b->nparams; i++) {
+		if (b->params[i].str)
+			jw_str(w, b->params[i].key, b->params[i].str);
+		else
+			jw_num(w, b->params[i].key, b->params[i].num);
+	}
+	jw_obj_end(w);
+	jw_obj_begin(w, "cpu");
+	jw_num(w, "wall_s", b->wall_s);
+	jw_num(w, "user_s", b->user_s);
+	jw_num(w, "sys_s", b->sys_s);
+	jw_obj_end(w);
+	jw_arr_begin(w, "metrics");
+	for (i = 0; i < b->nmetrics; i++) {
+		const struct metric *m = &b->metrics[i];
+		double ci[2] = { m->st.ci_lo, m->st.ci_hi };
+
+		jw_obj_begin(w, NULL);
+		jw_str(w, "name", m->name);
+		jw_str(w, "unit", m->unit);
+		jw_str(w, "better", m->better == BETTER_HIGHER ? "higher" : "lower");
+		jw_int(w, "n", (int64_t)m->st.n);
+		jw_num(w, "median", m->st.median);
+		jw_num(w, "min", m->st.min);
+		jw_num(w, "max", m->st.max);
+		jw_num(w, "mean", m->st.mean);
+		jw_num(w, "stddev", m->st.stddev);
+		jw_num(w, "cv", m->st.cv);
+		write_nums(w, "ci95", ci, 2);
+		jw_int(w, "iterations", (int64_t)m->iterations);
+		jw_num(w, "overhead_ns", m->overhead_ns);
+		write_nums(w, "samples", m->samples, m->nsamples);
+		if (m->ncopies)
+			write_nums(w, "per_copy", m->per_copy, m->ncopies);
+		if (m->note)
+			jw_str(w, "note", m->note);
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+	jw_obj_end(w);
+}
+
+void result_to_json(const struct result *r, struct buf *out)
+{
+	struct jw w;
+	size_t i;
+	int a;
+
+	jw_init(&w, out);
+	jw_obj_begin(&w, NULL);
+	jw_str(&w, "schema", RESULT_SCHEMA);
+	jw_obj_begin(&w, "run");
+	jw_arr_begin(&w, "argv");
+	for (a = 0; a < r->argc; a++)
+		jw_str(&w, NULL, r->argv[a]);
+	jw_arr_end(&w);
+	jw_str(&w, "profile", r->profile);
+	jw_str(&w, "start", r->start_utc);
+	jw_num(&w, "duration_s", r->duration_s);
+	jw_bool(&w, "interrupted", r->interrupted);
+	jw_int(&w, "parallel", r->parallel);
+	jw_obj_begin(&w, "harness");
+	jw_str(&w, "clock", r->clock.source ? r->clock.source : "CLOCK_MONOTONIC");
+	jw_num(&w, "clock_resolution_ns", r->clock.resolution_ns);
+	jw_num(&w, "clock_cost_ns", r->clock.cost_ns);
+	jw_num(&w, "loop_overhead_ns", r->loop_ns);
+	jw_num(&w, "target_sample_ns", r->target_sample_ns);
+	jw_int(&w, "samples", r->samples);
+	jw_obj_end(&w);
+	jw_obj_end(&w);
+	jw_obj_begin(&w, "host");
+	sysinfo_write_json(&r->host, &w);
+	jw_obj_end(&w);
+	jw_obj_begin(&w, "guard");
+	jw_str(&w, "verdict", r->guard.verdict[0] ? r->guard.verdict : "ok");
+	jw_arr_begin(&w, "findings");
+	for (i = 0; i < r->guard.nfindings; i++)
+		jw_str(&w, NULL, r->guard.findings[i]);
+	jw_arr_end(&w);
+	jw_obj_end(&w);
+	jw_arr_begin(&w, "benchmarks");
+	for (i = 0; i < r->nbenches; i++)
+		write_bench(&w, &r->benches[i]);
+	jw_arr_end(&w);
+	jw_obj_end(&w);
+	buf_puts(out, "\n");
+}
+
+/* ---- reading ---- */
+
+struct rd {
+	size_t off;
+	char *err;
+	size_t errlen;
+};
+
+static int rd_fail(struct rd *rd, const struct json *at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int rd_fail(struct rd *rd, const struct json *at, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(rd->err, rd->errlen, fmt, ap);
+	va_end(ap);
+	rd->off = at ? at->off : 0;
+	return -1;
+}
+
+/* A required member of a given type. */
+static const struct json *need(struct rd *rd, const struct json *obj, const char *key,
+			       enum json_type t)
+{
+	static const char *tn[] = { "null", "boolean", "number", "string", "array", "object" };
+	const struct json *v = json_get(obj, key);
+
+	if (!v) {
+		rd_fail(rd, obj, "missing \"%s\"", key);
+		return NULL;
+	}
+	if (v->type != t) {
+		rd_fail(rd, v, "\"%s\" must be %s %s", key, t == JSON_ARRAY || t == JSON_OBJECT ? "an" : "a", tn[t]);
+		return NULL;
+	}
+	return v;
+}
+
+static int need_num(struct rd *rd, const struct json *obj, const char *key, double *out)
+{
+	const struct json *v = json_get(obj, key);
+
+	if (v && v->type == JSON_NULL) {	/* non-finite values are written as null */
+		*out = NAN;
+		return 0;
+	}
+	if (!(v = need(rd, obj, key, JSON_NUMBER)))
+		return -1;
+	*out = v->number;
+	return 0;
+}
+
+static int read_nums(struct rd *rd, const struct json *obj, const char *key, double **out,
+		     size_t *n, int required)
+{
+	const struct json *a = json_get(obj, key);
+	size_t i;
+
+	*out = NULL;
+	*n = 0;
+	if (!a && !required)
+		return 0;
+	if (!(a = need(rd, obj, key, JSON_ARRAY)))
+		return -1;
+	*out = calloc(a->n ? a->n : 1, sizeof(double));
+	if (!*out)
+		return rd_fail(rd, a, "out of memory");
+	for (i = 0; i < a->n; i++) {
+		if (a->items[i]->type == JSON_NULL)
+			(*out)[i] = NAN;
+		else if (a->items[i]->type == JSON_NUMBER)
+			(*out)[i] = a->items[i]->number;
+		else
+			return rd_fail(rd, a->items[i], "\"%s\" must hold numbers", key);
+	}
+	*n = a->n;
+	return 0;
+}
+
+static int read_metric(struct rd *rd, const struct json *j, struct bench_result *b)
+{
+	const struct json *name, *unit, *better, *note;
+	double *samples = NULL, *ci = NULL, iter, over;
+	size_t ns, nci;
+	struct metric *m;
+	int rc = -1;
+
+	if (j->type != JSON_OBJECT)
+		return rd_fail(rd, j, "a metric must be an object");
+	if (!(name = need(rd, j, "name", JSON_STRING)) || !(unit = need(rd, j, "unit", JSON_STRING)) ||
+	    !(better = need(rd, j, "better", JSON_STRING)))
+		return -1;
+	if (strcmp(better->string, "higher") && strcmp(better->string, "lower"))
+		return rd_fail(rd, better, "\"better\" must be \"higher\" or \"lower\"");
+	if (read_nums(rd, j, "samples", &samples, &ns, 1) < 0 ||
+	    read_nums(rd, j, "ci95", &ci, &nci, 1) < 0)
+		goto out;
+	if (nci != 2) {
+		rd_fail(rd, json_get(j, "ci95"), "\"ci95\" must hold two numbers");
+		goto out;
+	}
+	m = result_add_metric(b, name->string, unit->string,
+			      strcmp(better->string, "higher") == 0 ? BETTER_HIGHER : BETTER_LOWER,
+			      samples, ns);
+	if (!m) {
+		rd_fail(rd, j, "out of memory");
+		goto out;
+	}
+	/* The stored statistics are the record; read them as written. */
+	if (need_num(rd, j, "median", &m->st.median) < 0 || need_num(rd, j, "min", &m->st.min) < 0 ||
+	    need_num(rd, j, "max", &m->st.max) < 0 || need_num(rd, j, "mean", &m->st.mean) < 0 ||
+	    need_num(rd, j, "stddev", &m->st.stddev) < 0 || need_num(rd, j, "cv", &m->st.cv) < 0 ||
+	    need_num(rd, j, "iterations", &iter) < 0 || need_num(rd, j, "overhead_ns", &over) < 0)
+		goto out;
+	m->st.n = ns;
+	m->st.ci_lo = ci[0];
+	m->st.ci_hi = ci[1];
+	m->iterations = iter > 0 ? (uint64_t)iter : 0;
+	m->overhead_ns = over;
+	if (read_nums(rd, j, "per_copy", &m->per_copy, &m->ncopies, 0) < 0)
+		goto out;
+	note = json_get(j, "note");
+	if (note && note->type != JSON_STRING && note->type != JSON_NULL) {
+		rd_fail(rd, note, "\"note\" must be a string");
+		goto out;
+	}
+	if (note && note->type == JSON_STRING)
+		m->note = strdup(note->string);
+	rc = 0;
+out:
+	free(samples);
+	free(ci);
+	return rc;
+}
+
+static int read_bench(struct rd *rd, const struct json *j, struct bench_result *b)
+{
+	const struct json *id, *group, *title, *status, *reason, *params, *cpu, *metrics;
+	size_t i;
+	int s;
+
+	if (j->type != JSON_OBJECT)
+		return rd_fail(rd, j, "a benchmark must be an object");
+	if (!(id = need(rd, j, "id", JSON_STRING)) || !(group = need(rd, j, "group", JSON_STRING)) ||
+	    !(title = need(rd, j, "title", JSON_STRING)) ||
+	    !(status = need(rd, j, "status", JSON_STRING)) ||
+	    !(params = need(rd, j, "params", JSON_OBJECT)) ||
+	    !(cpu = need(rd, j, "cpu", JSON_OBJECT)) ||
+	    !(metrics = need(rd, j, "metrics", JSON_ARRAY)))
+		return -1;
+	b->id = strdup(id->string);
+	b->group = strdup(group->string);
+	b->title = strdup(title->string);
+	for (s = 0; s < 5 && strcmp(status->string, status_names[s]); s++)
+		;
+	if (s == 5)
+		return rd_fail(rd, status, "unknown status \"%s\"", status->string);
+	reason = json_get(j, "reason");
+	if (reason && reason->type != JSON_STRING && reason->type != JSON_NULL)
+		return rd_fail(rd, reason, "\"reason\" must be a string or null");
+	result_set_status(b, (enum bench_status)s,
+			  reason && reason->type == JSON_STRING ? reason->string : NULL);
+	for (i = 0; i < params->n; i++) {
+		const struct json *v = params->items[i];
+
+		if (v->type == JSON_STRING)
+			result_param_str(b, params->keys[i], v->string);
+		else if (v->type == JSON_NUMBER)
+			result_param_num(b, params->keys[i], v->number);
+		else
+			return rd_fail(rd, v, "parameter \"%s\" must be a number or string",
+				       params->keys[i]);
+	}
+	if (need_num(rd, cpu, "wall_s", &b->wall_s) < 0 || need_num(rd, cpu, "user_s", &b->user_s) < 0 ||
+	    need_num(rd, cpu, "sys_s", &b->sys_s) < 0)
+		return -1;
+	for (i = 0; i < metrics->n; i++)
+		if (read_metric(rd, metrics->items[i], b) < 0)
+			return -1;
+	return 0;
+}
+
+static int read_result(struct rd *rd, const struct json *root, struct result *r)
+{
+	const struct json *schema, *run, *h, *host, *guard, *benches, *argv, *v, *fi;
+	double d;
+	size_t i;
+	char err[256];
+
+	if (root->type != JSON_OBJECT)
+		return rd_fail(rd, root, "not a bakeoff result (top level is not an object)");
+	if (!(schema = need(rd, root, "schema", JSON_STRING)))
+		return -1;
+	if (strcmp(schema->string, RESULT_SCHEMA) != 0)
+		return rd_fail(rd, schema, "schema is \"%s\", expected \"%s\"", schema->string,
+			       RESULT_SCHEMA);
+	if (!(run = need(rd, root, "run", JSON_OBJECT)) || !(argv = need(rd, run, "argv", JSON_ARRAY)) ||
+	    !(h = need(rd, run, "harness", JSON_OBJECT)) ||
+	    !(host = need(rd, root, "host", JSON_OBJECT)) ||
+	    !(guard = need(rd, root, "guard", JSON_OBJECT)) ||
+	    !(benches = need(rd, root, "benchmarks", JSON_ARRAY)))
+		return -1;
+	r->argv = calloc(argv->n + 1, sizeof(char *));
+	if (!r->argv)
+		return rd_fail(rd, argv, "out of memory");
+	for (i = 0; i < argv->n; i++) {
+		if (argv->items[i]->type != JSON_STRING)
+			return rd_fail(rd, argv->items[i], "\"argv\" must hold strings");
+		r->argv[r->argc++] = strdup(argv->items[i]->string);
+	}
+	if (!(v = need(rd, run, "profile", JSON_STRING)))
+		return -1;
+	r->profile = strdup(v->string);
+	if (!(v = need(rd, run, "start", JSON_STRING)))
+		return -1;
+	r->start_utc = strdup(v->string);
+	if (need_num(rd, run, "duration_s", &r->duration_s) < 0 ||
+	    !(v = need(rd, run, "interrupted", JSON_BOOL)))
+		return -1;
+	r->interrupted = v->boolean;
+	if (need_num(rd, run, "parallel", &d) < 0)
+		return -1;
+	r->parallel = (int)d;
+	r->clock.source = "CLOCK_MONOTONIC";
+	if (need_num(rd, h, "clock_resolution_ns", &r->clock.resolution_ns) < 0 ||
+	    need_num(rd, h, "clock_cost_ns", &r->clock.cost_ns) < 0 ||
+	    need_num(rd, h, "loop_overhead_ns", &r->loop_ns) < 0 ||
+	    need_num(rd, h, "target_sample_ns", &r->target_sample_ns) < 0 ||
+	    need_num(rd, h, "samples", &d) < 0)
+		return -1;
+	r->samples = (int)d;
+	if (sysinfo_from_json(&r->host, host, err, sizeof(err)) < 0)
+		return rd_fail(rd, host, "host: %s", err);
+	if (!(v = need(rd, guard, "verdict", JSON_STRING)) ||
+	    !(fi = need(rd, guard, "findings", JSON_ARRAY)))
+		return -1;
+	snprintf(r->guard.verdict, sizeof(r->guard.verdict), "%s", v->string);
+	for (i = 0; i < fi->n; i++) {
+		if (fi->items[i]->type != JSON_STRING)
+			return rd_fail(rd, fi->items[i], "guard findings must be strings");
+		result_add_finding(&r->guard, "%s", fi->items[i]->string);
+	}
+	for (i = 0; i < benches->n; i++) {
+		struct bench_result *b = result_add_bench(r, NULL, NULL, NULL);
+
+		if (!b)
+			return rd_fail(rd, benches, "out of memory");
+		if (read_bench(rd, benches->items[i], b) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int result_from_json(const char *text, size_t len, struct result *r, size_t *off, char *err,
+		     size_t errlen)
+{
+	struct rd rd = { 0, err, errlen };
+	struct json *root;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	root = json_parse(text, len, off, err, errlen);
+	if (!root)
+		return -1;
+	rc = read_result(&rd, root, r);
+	json_free(root);
+	if (rc < 0) {
+		*off = rd.off;
+		result_free(r);
+	}
+	return rc;
+}
+
+static int read_all(int fd, struct buf *b)
+{
+	char chunk[65536];
+	ssize_t n;
+
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		buf_add(b, chunk, (size_t)n);
+	}
+	if (b->oom) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
+int result_load(const char *path, struct result *r, char *err, size_t errlen)
+{
+	struct buf b = { 0 };
+	char msg[256];
+	size_t off = 0;
+	int fd = open(path, O_RDONLY), rc;
+
+	memset(r, 0, sizeof(*r));
+	if (fd < 0 || read_all(fd, &b) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		buf_free(&b);
+		return -1;
+	}
+	close(fd);
+	rc = result_from_json(b.p ? b.p : "", b.len, r, &off, msg, sizeof(msg));
+	if (rc < 0)
+		snprintf(err, errlen, "%s: byte %zu: %s", path, off, msg);
+	buf_free(&b);
+	return rc;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int result_save(const struct result *r, const char *path, char *err, size_t errlen)
+{
+	struct buf b = { 0 };
+	char tmp[4096];
+	int fd = -1, rc = -1;
+
+	result_to_json(r, &b);
+	if (b.oom) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	if (strcmp(path, "-") == 0) {
+		if (write_all(STDOUT_FILENO, b.p, b.len) < 0) {
+			snprintf(err, errlen, "stdout: %s", strerror(errno));
+			goto out;
+		}
+		rc = 0;
+		goto out;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (write_all(fd, b.p, b.len) < 0 || fsync(fd) < 0 || fchmod(fd, 0644) < 0) {
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	/* link() fails with EEXIST instead of replacing, unlike rename(). */
+	if (link(tmp, path) < 0) {
+		snprintf(err, errlen, "%s: %s", path,
+			 errno == EEXIST ? "exists; bakeoff never overwrites a result file" : strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	unlink(tmp);
+	rc = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	buf_free(&b);
+	return rc;
+}
+
+void result_bench_free(struct bench_result *b)
+{
+	size_t i;
+
+	free(b->id);
+	free(b->group);
+	free(b->title);
+	free(b->reason);
+	for (i = 0; i < b->nparams; i++) {
+		free(b->params[i].key);
+		free(b->params[i].str);
+	}
+	free(b->params);
+	for (i = 0; i < b->nmetrics; i++) {
+		free(b->metrics[i].name);
+		free(b->metrics[i].unit);
+		free(b->metrics[i].samples);
+		free(b->metrics[i].per_copy);
+		free(b->metrics[i].note);
+	}
+	free(b->metrics);
+	memset(b, 0, sizeof(*b));
+}
+
+void result_free(struct result *r)
+{
+	size_t i;
+	int a;
+
+	for (a = 0; a < r->argc; a++)
+		free(r->argv[a]);
+	free(r->argv);
+	free(r->profile);
+	free(r->start_utc);
+	for (i = 0; i < r->guard.nfindings; i++)
+		free(r->guard.findings[i]);
+	free(r->guard.findings);
+	for (i = 0; i < r->nbenches; i++)
+		result_bench_free(&r->benches[i]);
+	free(r->benches);
+	memset(r, 0, sizeof(*r));
+}
+
+int result_bench_to_fd(const struct bench_result *br, int fd)
+{
+	struct buf b = { 0 };
+	struct jw w;
+	int rc;
+
+	jw_init(&w, &b);
+	jw_arr_begin(&w, NULL);
+	write_bench(&w, br);
+	jw_arr_end(&w);
+	rc = b.oom ? -1 : write_all(fd, b.p, b.len);
+	buf_free(&b);
+	return rc;
+}
+
+int result_bench_from_text(const char *text, size_t len, struct bench_result *br)
+{
+	char err[128];
+	size_t off;
+	struct json *root = json_parse(text, len, &off, err, sizeof(err));
+	struct rd rd = { 0, err, sizeof(err) };
+	int rc = -1;
+
+	memset(br, 0, sizeof(*br));
+	if (root && root->type == JSON_ARRAY && root->n == 1)
+		rc = read_bench(&rd, root->items[0], br);
+	json_free(root);
+	return rc;
+}

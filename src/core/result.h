@@ -1,0 +1,103 @@
+/* result.h — the result model: what a run measured, with its evidence,
+ * written to and read back from JSON (schema bakeoff-result/1). */
+#ifndef BAKEOFF_RESULT_H
+#define BAKEOFF_RESULT_H
+#include <stddef.h>
+#include "bench.h"
+#include "buf.h"
+#include "clock.h"
+#include "stats.h"
+#include "sysinfo.h"
+
+#define RESULT_SCHEMA "bakeoff-result/1"
+
+enum bench_status { ST_OK, ST_SKIPPED, ST_UNSUPPORTED, ST_FAILED, ST_INTERRUPTED };
+
+struct param {
+	char *key;
+	char *str;	/* string value, or NULL for a number */
+	double num;
+};
+
+struct metric {
+	char *name;		/* "" for the benchmark's main figure */
+	char *unit;
+	enum better better;
+	double *samples;	/* every sample, in measurement order, in unit */
+	size_t nsamples;
+	struct stats st;
+	uint64_t iterations;	/* operations per sample (0 when not timed by the harness) */
+	double overhead_ns;	/* timer + loop overhead subtracted from each sample */
+	double *per_copy;	/* --parallel: median of each copy */
+	size_t ncopies;
+	char *note;		/* a warning about this figure, or NULL */
+};
+
+struct bench_result {
+	char *id, *group, *title;
+	enum bench_status status;
+	char *reason;		/* for unsupported / failed / skipped / interrupted */
+	struct param *params;
+	size_t nparams;
+	struct metric *metrics;
+	size_t nmetrics;
+	double wall_s, user_s, sys_s;	/* whole benchmark, incl. calibration */
+};
+
+struct guard {
+	char verdict[16];	/* "ok" or "warn" */
+	char **findings;
+	size_t nfindings;
+};
+
+struct result {
+	/* run */
+	char **argv;
+	int argc;
+	char *profile;		/* "standard" or "quick" */
+	char *start_utc;	/* ISO 8601 */
+	double duration_s;
+	int interrupted;
+	int parallel;
+	/* harness */
+	struct clock_info clock;
+	double loop_ns;
+	double target_sample_ns;
+	int samples;
+	struct sysinfo host;
+	struct guard guard;
+	struct bench_result *benches;
+	size_t nbenches;
+};
+
+const char *status_name(enum bench_status s);
+
+struct bench_result *result_add_bench(struct result *r, const char *id, const char *group,
+				      const char *title);
+void result_set_status(struct bench_result *br, enum bench_status st, const char *reason);
+void result_param_num(struct bench_result *br, const char *key, double v);
+void result_param_str(struct bench_result *br, const char *key, const char *v);
+const struct param *result_param(const struct bench_result *br, const char *key);
+/* Adds a metric, copying samples and computing its statistics. */
+struct metric *result_add_metric(struct bench_result *br, const char *name, const char *unit,
+				 enum better better, const double *samples, size_t n);
+const struct metric *result_metric(const struct bench_result *br, const char *name);
+const struct bench_result *result_bench(const struct result *r, const char *id);
+void result_add_finding(struct guard *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+void result_to_json(const struct result *r, struct buf *out);
+/* Strict reader: returns 0, or -1 with *off = byte offset and err set. */
+int result_from_json(const char *text, size_t len, struct result *r, size_t *off, char *err,
+		     size_t errlen);
+/* Reads a whole file and parses it. Errors: "FILE: byte N: message". */
+int result_load(const char *path, struct result *r, char *err, size_t errlen);
+/* Writes atomically (temp file + link, never replacing an existing file).
+ * path "-" writes to stdout. Returns 0, or -1 with err set. */
+int result_save(const struct result *r, const char *path, char *err, size_t errlen);
+void result_free(struct result *r);
+void result_bench_free(struct bench_result *br);
+/* One bench_result as a JSON document (used between --parallel copies). */
+int result_bench_to_fd(const struct bench_result *br, int fd);
+int result_bench_from_text(const char *text, size_t len, struct bench_result *br);
+
+#endif

@@ -1,0 +1,27 @@
+/* scratch.h — the run's scratch directory and SIGINT/SIGTERM handling. */
+#ifndef BAKEOFF_SCRATCH_H
+#define BAKEOFF_SCRATCH_H
+#include <signal.h>
+#include <stddef.h>
+
+/* Create a fresh directory "bakeoff.XXXXXX" under parent (or $TMPDIR, /tmp).
+ * Returns its path, or NULL with errno set. */
+const char *scratch_create(const char *parent);
+/* Remove the scratch directory and everything in it (idempotent). */
+void scratch_remove(void);
+const char *scratch_path(void);
+/* The path of file `name` in the scratch directory, into out. Every file a
+ * benchmark creates must be named through this (so a second signal can
+ * remove it). Returns 0, or -1 (no scratch dir, name too long). */
+int scratch_file(char *out, size_t n, const char *name);
+/* Install SIGINT/SIGTERM handlers (no SA_RESTART, so blocked calls return
+ * EINTR). The first signal sets the flag; a second one removes what it
+ * safely can and exits. */
+void scratch_signals(void);
+/* Restore default dispositions (for forked children). */
+void scratch_signals_default(void);
+int scratch_interrupted(void);
+/* For tests: raise the flag. */
+void scratch_set_interrupted(int v);
+
+#endif

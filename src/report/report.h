@@ -1,0 +1,12 @@
+/* report.h — renderers: read a result, print it. They never measure. */
+#ifndef BAKEOFF_REPORT_H
+#define BAKEOFF_REPORT_H
+#include <stdio.h>
+#include "result.h"
+
+/* The default table: header (host, run, guard) and one line per figure. */
+void report_text(const struct result *r, FILE *f);
+/* The header alone (also used by personality formats). */
+void report_header(const struct result *r, FILE *f);
+
+#endif
