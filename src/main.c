@@ -191,7 +191,7 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 	a->opt.ctx_sizes[0] = 0, a->opt.ctx_sizes[1] = 16 << 10, a->opt.ctx_sizes[2] = 64 << 10;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+o:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:qh", longopts, NULL)) != -1) {
 		const char *name = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
 
 		rc = 0;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench.h"
+#include "result.h"
 
 struct bw_state {
 	uint64_t *src, *dst;
@@ -41,6 +42,7 @@ static int bw_setup(struct bench_ctx *ctx, void **state, int two)
 		memset(s->dst, 2, bytes);
 	}
 	ctx->bytes_per_op = (double)bytes;
+	result_param_num(ctx->res, "mem_size_bytes", (double)bytes);
 	*state = s;
 	return 0;
 fail:

@@ -6,14 +6,29 @@
 #include <stddef.h>
 #include "bench.h"
 
-#define BENCH_LIST(X) \
-	/* proc: system calls, signals, process creation (src/bench/proc-*.c) */ \
+/* One sub-list per family owner, so families can be added independently. */
+#define BENCH_LIST(X) BENCH_LIST_PROC(X) BENCH_LIST_IPC(X) BENCH_LIST_VM(X) \
+	BENCH_LIST_MEM(X) BENCH_LIST_CPU(X)
+
+/* proc: system calls, signals, process creation, context switches (src/bench/proc-*.c) */
+#define BENCH_LIST_PROC(X) \
 	X(proc_syscall_null) \
-	X(proc_syscall_read) \
-	/* mem: bandwidth (src/bench/mem-bw.c) */ \
+	X(proc_syscall_read)
+
+/* ipc: pipes, AF_UNIX sockets, FIFOs (src/bench/ipc-*.c) */
+#define BENCH_LIST_IPC(X)
+
+/* vm: mmap, page faults, file and mmap reread (src/bench/vm-*.c) */
+#define BENCH_LIST_VM(X)
+
+/* mem: bandwidth, STREAM, latency (src/bench/mem-*.c) */
+#define BENCH_LIST_MEM(X) \
 	X(mem_bw_read) \
 	X(mem_bw_write) \
 	X(mem_bw_copy)
+
+/* cpu: processor operations, clock rate (src/bench/cpu-*.c) */
+#define BENCH_LIST_CPU(X)
 
 #define X(name) extern const struct bench bench_##name;
 BENCH_LIST(X)

@@ -770,7 +770,9 @@ int sysinfo_read(struct sysinfo *si)
 	long v;
 
 	memset(si, 0, sizeof *si);
-	if (uname(&u) == 0) {
+	if (uname(&u) != 0) {
+		memset(&u, 0, sizeof u);
+	} else {
 		copy_str(si->os, sizeof si->os, u.sysname);
 		fmt(si->kernel, sizeof si->kernel, "%s %s", u.release, u.version);
 		copy_str(si->arch, sizeof si->arch, u.machine);
@@ -807,7 +809,8 @@ int sysinfo_read(struct sysinfo *si)
 
 		distro_name(distro, sizeof distro);
 		if (distro[0])
-			fmt(si->os, sizeof si->os, "%s (%s)", u.sysname, distro);
+			fmt(si->os, sizeof si->os, "%s (%s)", u.sysname[0] ? u.sysname : "Linux",
+			    distro);
 		cpu_linux(si, &ci);
 		caches_linux(si);
 		virt_linux(si, &ci);
