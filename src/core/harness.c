@@ -112,9 +112,11 @@ static int op_failed(struct bench_ctx *ctx, int err)
 {
 	if (scratch_interrupted() || err == EINTR)
 		snprintf(ctx->reason, sizeof(ctx->reason), "interrupted");
-	else if (!ctx->reason[0])
+	else if (!ctx->reason[0] && err)
 		snprintf(ctx->reason, sizeof(ctx->reason), "operation failed: %s",
 			 strerror(err));
+	else if (!ctx->reason[0])
+		snprintf(ctx->reason, sizeof(ctx->reason), "operation failed");
 	return -1;
 }
 
@@ -164,6 +166,7 @@ int harness_measure(struct bench_ctx *ctx, const struct measure *m, double *medi
 		double mult;
 
 		t0 = cfg->now();
+		errno = 0;
 		if (m->op(m->state, n) < 0) {
 			op_failed(ctx, errno);
 			goto out;
@@ -186,6 +189,7 @@ int harness_measure(struct bench_ctx *ctx, const struct measure *m, double *medi
 	for (k = 0; k < cap; k++) {
 		double r, c;
 
+		errno = 0;
 		t0 = cfg->now();
 		if (m->op(m->state, n) < 0) {
 			op_failed(ctx, errno);

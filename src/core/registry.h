@@ -13,7 +13,18 @@
 /* proc: system calls, signals, process creation, context switches (src/bench/proc-*.c) */
 #define BENCH_LIST_PROC(X) \
 	X(proc_syscall_null) \
-	X(proc_syscall_read)
+	X(proc_syscall_read) \
+	X(proc_syscall_write) \
+	X(proc_syscall_stat) \
+	X(proc_syscall_fstat) \
+	X(proc_syscall_open) \
+	X(proc_signal_install) \
+	X(proc_signal_catch) \
+	X(proc_signal_prot) \
+	X(proc_fork_exit) \
+	X(proc_fork_exec) \
+	X(proc_fork_sh) \
+	X(proc_ctxsw)
 
 /* ipc: pipes, AF_UNIX sockets, FIFOs (src/bench/ipc-*.c) */
 #define BENCH_LIST_IPC(X)

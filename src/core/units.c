@@ -87,7 +87,8 @@ static int parse_list(const char *s, int max_n, int (*each)(const char *, void *
 	char tmp[256], *tok, *save = NULL;
 	int n = 0;
 
-	if (!s || !*s || strlen(s) >= sizeof(tmp) || s[strlen(s) - 1] == ',')
+	if (!s || !*s || strlen(s) >= sizeof(tmp) || s[0] == ',' || s[strlen(s) - 1] == ',' ||
+	    strstr(s, ",,"))
 		return -1;
 	strcpy(tmp, s);
 	for (tok = strtok_r(tmp, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {

@@ -1,0 +1,218 @@
+/* ipc-common.c — the peer child and the timed loops shared by the ipc
+ * families (pipe, AF_UNIX, FIFO), as lmbench's lat_pipe/lat_unix/lat_fifo
+ * and bw_pipe/bw_unix share one shape.
+ *
+ * Latency: the parent writes one byte, the echo child reads it and writes
+ * it back, the parent reads it: one operation is that round trip (two
+ * one-way transfers and, on one CPU, two context switches), as in lmbench
+ * and `perf bench sched pipe`. The echo child ends on EOF, so it cannot
+ * outlive the parent's descriptors.
+ *
+ * Bandwidth: the stream child writes msg-byte chunks without pause; the
+ * parent's op(n) reads exactly n * msg bytes, so a sample times the reader
+ * consuming a stream that is always ready (lmbench bw_pipe counts the bytes
+ * delivered to the reader the same way). What the writer queued before the
+ * sample began (one pipe or socket buffer) is small against a 10 ms sample. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "harness.h"
+#include "ipc.h"
+
+struct ipc_state *ipc_state_new(struct bench_ctx *ctx)
+{
+	struct ipc_state *s = calloc(1, sizeof(*s));
+
+	if (!s) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+		return NULL;
+	}
+	s->rfd = s->wfd = -1;
+	s->reason = ctx->reason;
+	return s;
+}
+
+static void close_pair(int a, int b)
+{
+	if (a >= 0)
+		close(a);
+	if (b >= 0 && b != a)
+		close(b);
+}
+
+static void echo_child(int rfd, int wfd)
+{
+	char c;
+
+	for (;;) {
+		if (read(rfd, &c, 1) != 1)
+			_exit(0);
+		if (write(wfd, &c, 1) != 1)
+			_exit(0);
+	}
+}
+
+static void stream_child(int wfd, size_t msg)
+{
+	char *buf = malloc(msg);
+	size_t off;
+	ssize_t w;
+
+	if (!buf)
+		_exit(1);
+	/* Touched once, so the writer takes no page faults while timed. */
+	memset(buf, 'b', msg);
+	for (;;) {
+		for (off = 0; off < msg; off += (size_t)w) {
+			w = write(wfd, buf + off, msg - off);
+			if (w <= 0)
+				_exit(0);
+		}
+	}
+}
+
+/* Fork a peer: what = 'e' (echo) or 's' (stream). */
+static int start_peer(struct bench_ctx *ctx, struct ipc_state *s, int what, int crfd, int cwfd,
+		      const int close_in_child[2])
+{
+	pid_t pid = harness_fork();
+
+	if (pid == 0) {
+		close_pair(close_in_child[0], close_in_child[1]);
+		if (what == 'e')
+			echo_child(crfd, cwfd);
+		stream_child(cwfd, s->msg);
+		_exit(0);
+	}
+	close_pair(crfd, cwfd);
+	if (pid < 0) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "fork: %s", strerror(errno));
+		return -1;
+	}
+	s->pid = pid;
+	return 0;
+}
+
+int ipc_start_echo(struct bench_ctx *ctx, struct ipc_state *s, int crfd, int cwfd,
+		   const int close_in_child[2])
+{
+	if (start_peer(ctx, s, 'e', crfd, cwfd, close_in_child) < 0)
+		return -1;
+	/* One trip around, so both processes are running before calibration. */
+	if (ipc_roundtrip_op(s, 1) < 0) {
+		if (!ctx->reason[0])
+			snprintf(ctx->reason, sizeof(ctx->reason), "first round trip: %s",
+				 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int ipc_start_stream(struct bench_ctx *ctx, struct ipc_state *s, int cwfd,
+		     const int close_in_child[2])
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (page <= 0)
+		page = 4096;
+	/* The reader's buffer starts 128 bytes past a page boundary, as in
+	 * lmbench bw_pipe, so a kernel cannot move whole pages instead of
+	 * copying; it is touched so no page fault is timed. */
+	s->mem = malloc(s->msg + (size_t)page + 128);
+	if (!s->mem) {
+		close(cwfd);
+		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+		return -1;
+	}
+	s->buf = s->mem + ((size_t)page - (size_t)((uintptr_t)s->mem % (size_t)page)) + 128;
+	memset(s->mem, 0, s->msg + (size_t)page + 128);
+	if (start_peer(ctx, s, 's', -1, cwfd, close_in_child) < 0)
+		return -1;
+	if (ipc_stream_op(s, 1) < 0) {
+		if (!ctx->reason[0])
+			snprintf(ctx->reason, sizeof(ctx->reason), "first read: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* read() returned r: a failure, with the reason when it is not EINTR. */
+static int io_failed(struct ipc_state *s, const char *what, ssize_t r)
+{
+	int err = r == 0 ? EPIPE : errno;
+
+	if (err != EINTR && !s->reason[0])
+		snprintf(s->reason, 256, "%s: %s", what,
+			 r == 0 ? "the peer process closed the channel" : strerror(err));
+	errno = err;
+	return -1;
+}
+
+int ipc_roundtrip_op(void *state, uint64_t n)
+{
+	struct ipc_state *s = state;
+	uint64_t i, acc = 0;
+	char c = 'x';
+	ssize_t r;
+
+	for (i = 0; i < n; i++) {
+		if ((r = write(s->wfd, &c, 1)) != 1)
+			return io_failed(s, "write", r);
+		if ((r = read(s->rfd, &c, 1)) != 1)
+			return io_failed(s, "read", r);
+		acc += (unsigned char)c;
+	}
+	bench_use(acc);
+	return 0;
+}
+
+int ipc_stream_op(void *state, uint64_t n)
+{
+	struct ipc_state *s = state;
+	uint64_t left = n * s->msg;
+	ssize_t r;
+
+	while (left > 0) {
+		r = read(s->rfd, s->buf, left < s->msg ? (size_t)left : s->msg);
+		if (r <= 0)
+			return io_failed(s, "read", r);
+		left -= (uint64_t)r;
+	}
+	bench_use((unsigned char)s->buf[0]);
+	return 0;
+}
+
+void ipc_teardown(void *state)
+{
+	struct ipc_state *s = state;
+	struct timespec ms = { 0, 1000000 };
+	int i;
+
+	/* Closing our ends gives the echo child EOF and the stream child
+	 * EPIPE; both exit. One that does not within a second is killed. */
+	close_pair(s->rfd, s->wfd);
+	if (s->pid > 0) {
+		for (i = 0; i < 1000; i++) {
+			pid_t w = waitpid(s->pid, NULL, WNOHANG);
+
+			if (w == s->pid || (w < 0 && errno != EINTR))
+				break;
+			nanosleep(&ms, NULL);
+		}
+		if (i == 1000) {
+			kill(s->pid, SIGKILL);
+			while (waitpid(s->pid, NULL, 0) < 0 && errno == EINTR)
+				;
+		}
+	}
+	for (i = 0; i < 2; i++)
+		if (s->fifo[i][0])
+			unlink(s->fifo[i]);
+	free(s->mem);
+	free(s);
+}

@@ -1,0 +1,43 @@
+/* ipc.h — what the ipc families (ipc-pipe.c, ipc-unix.c, ipc-fifo.c)
+ * share: a peer child that echoes or streams, the round-trip and the
+ * streaming op, and one teardown. Only the way the channel is made differs. */
+#ifndef BAKEOFF_IPC_H
+#define BAKEOFF_IPC_H
+#include <limits.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include "bench.h"
+
+struct ipc_state {
+	pid_t pid;		/* the peer child, 0 when none */
+	int rfd, wfd;		/* parent's ends: read from, write to (may be equal) */
+	char *mem;		/* allocation behind buf */
+	char *buf;		/* bandwidth: the reader's buffer */
+	size_t msg;		/* bandwidth: bytes per operation */
+	char *reason;		/* ctx->reason, for failures seen in op() */
+	char fifo[2][PATH_MAX];	/* FIFO names still to unlink, "" when none */
+};
+
+/* A fresh state with no descriptors and no child. */
+struct ipc_state *ipc_state_new(struct bench_ctx *ctx);
+
+/* Fork the echo peer: it reads one byte from rfd and writes it back to
+ * wfd until EOF. close_in_child are the parent's ends (the child closes
+ * them so that EOF reaches it when the parent closes; -1 entries are
+ * skipped). Then one round trip proves the peer is running. */
+int ipc_start_echo(struct bench_ctx *ctx, struct ipc_state *s, int child_rfd, int child_wfd,
+		   const int close_in_child[2]);
+
+/* Fork the streaming peer: it writes msg-byte chunks to child_wfd until
+ * the write fails (the parent closed its end). */
+int ipc_start_stream(struct bench_ctx *ctx, struct ipc_state *s, int child_wfd,
+		     const int close_in_child[2]);
+
+/* n round trips of one byte. */
+int ipc_roundtrip_op(void *state, uint64_t n);
+/* Reads exactly n * msg bytes. */
+int ipc_stream_op(void *state, uint64_t n);
+/* Close the parent's ends, reap the child, unlink FIFOs, free. */
+void ipc_teardown(void *state);
+
+#endif

@@ -1,0 +1,89 @@
+#!/bin/sh
+# cli.t — verbs, help, exit codes and one-line errors for bad input.
+. tests/e2e/lib.sh
+
+# expect_usage DESCRIPTION PATTERN ARGS... — exit 2, one stderr line matching PATTERN
+expect_usage() {
+	_d=$1 _p=$2
+	shift 2
+	"$BAKEOFF" "$@" >"$TMP/o" 2>"$TMP/e"
+	_rc=$?
+	ok $((_rc != 2)) "$_d: exit 2 (got $_rc)"
+	check "$_d: one line on stderr naming it" sh -c "[ \$(wc -l <'$TMP/e') -eq 1 ] && grep -q -- \"\$1\" '$TMP/e'" _ "$_p"
+}
+
+"$BAKEOFF" >/dev/null 2>&1
+ok $(($? != 2)) "no verb: exit 2"
+"$BAKEOFF" --help | grep -q "^usage: bakeoff VERB"
+ok $? "bakeoff --help"
+for v in run list report sysinfo version; do
+	"$BAKEOFF" $v --help | grep -q "^usage: bakeoff $v"
+	ok $? "bakeoff $v --help"
+	"$BAKEOFF" help $v | grep -q "^usage: bakeoff $v"
+	ok $? "bakeoff help $v"
+done
+expect_usage "help of an unknown verb" "unknown verb 'frob'" help frob
+expect_usage "unknown verb" "unknown verb 'frob'" frob
+expect_usage "unknown benchmark" "did you mean 'mem.bw.copy'" run mem.bw.cpy
+expect_usage "unknown group" "did you mean 'proc'" run prc
+expect_usage "unknown option" "unknown option '--frob'" run --frob
+expect_usage "size with a bad suffix" "invalid value '12Q' for --mem-size" run --mem-size 12Q mem.bw.read
+expect_usage "negative size" "invalid value '-5' for --mem-size" run --mem-size -5 mem.bw.read
+expect_usage "size too large" "invalid value '99999999999T' for --mem-size" run --mem-size 99999999999T mem.bw.read
+expect_usage "empty size" "invalid value '' for --mem-size" run --mem-size "" mem.bw.read
+expect_usage "bad duration" "invalid value '10x' for --sample-time" run --sample-time 10x
+expect_usage "negative duration" "invalid value '-1s' for --budget" run --budget -1s
+expect_usage "empty duration" "invalid value '' for --budget" run --budget ""
+expect_usage "zero samples" "invalid value '0' for --samples" run --samples 0
+expect_usage "bad parallel" "invalid value 'two' for --parallel" run --parallel two
+expect_usage "bad procs list" "invalid value '2,,4' for --procs" run --procs 2,,4
+expect_usage "bad ctx-sizes" "invalid value '16q' for --ctx-sizes" run --ctx-sizes 16q
+expect_usage "missing option value" "needs a value" run --mem-size
+echo keep >"$TMP/existing.json"
+expect_usage "existing output file" "never overwrites" run -q -o "$TMP/existing.json" proc.syscall.null
+check "existing output file untouched" grep -qx keep "$TMP/existing.json"
+expect_usage "report of a missing file" "nope.json" report "$TMP/nope.json"
+printf '{"schema": "bakeoff-result/1", "run": {' >"$TMP/trunc.json"
+expect_usage "report of a truncated file" "trunc.json: byte 39: unexpected end of input" report "$TMP/trunc.json"
+printf '{"schema": "other/2"}' >"$TMP/schema.json"
+expect_usage "report of a wrong schema" "schema.json: byte 11: schema is \"other/2\"" report "$TMP/schema.json"
+expect_usage "report with a bad format" "invalid value 'xml' for --format" report --format xml "$TMP/schema.json"
+expect_usage "sysinfo with junk" "unknown argument" sysinfo --frob
+
+"$BAKEOFF" version | grep -q "^bakeoff [0-9]"
+ok $? "version"
+"$BAKEOFF" sysinfo >"$TMP/si"
+ok $? "sysinfo exits 0"
+check "sysinfo names the host" grep -q "$(uname -n)" "$TMP/si"
+"$BAKEOFF" sysinfo --json | perl -MJSON::PP -e 'local $/; my $h = decode_json(<STDIN>); exit !($h->{threads} > 0)'
+ok $? "sysinfo --json is valid JSON with threads"
+"$BAKEOFF" list >"$TMP/list"
+ok $? "list exits 0"
+check "list shows ids, units and runs-here" grep -q "^mem.bw.copy .*MB/s .*yes" "$TMP/list"
+"$BAKEOFF" list mem.bw >"$TMP/list"
+check "list filters" sh -c "! grep -q '^proc' '$TMP/list' && grep -q '^mem.bw.read' '$TMP/list'"
+
+# -o - writes JSON on stdout; options may follow benchmark names.
+"$BAKEOFF" run proc.syscall.null -q --quick --samples 3 -o - >"$TMP/stdout.json"
+ok $? "run -o - exits 0"
+check "run -o - prints a result" [ "$(status "$TMP/stdout.json" proc.syscall.null)" = ok ]
+# The default file name, in a fresh directory.
+mkdir "$TMP/cwd"
+(cd "$TMP/cwd" && "$BAKEOFF" run -q --quick --samples 3 proc.syscall.null >/dev/null 2>&1)
+ok $? "run with the default output"
+f=$(ls "$TMP/cwd/results/" 2>/dev/null | head -n 1)
+check "saved as results/HOST-UTC.json" sh -c "echo '$f' | grep -Eq '^.+-[0-9]{8}T[0-9]{6}Z\\.json\$'"
+check "the default result reads back" "$BAKEOFF" report "$TMP/cwd/results/$f" >/dev/null
+
+# Exit status 1 when a benchmark fails: an allocation the kernel refuses.
+if [ "$(cat /proc/sys/vm/overcommit_memory 2>/dev/null)" = 0 ]; then
+	"$BAKEOFF" run -q --quick --mem-size 64T -o "$TMP/fail.json" mem.bw.read proc.syscall.null >/dev/null 2>&1
+	ok $(($? != 1)) "a failed benchmark gives exit 1"
+	check "it is marked failed with a reason" [ -n "$(jget "$TMP/fail.json" 'bench("mem.bw.read")->{status} eq "failed" && bench("mem.bw.read")->{reason}')" ]
+	check "the run went on" [ "$(status "$TMP/fail.json" proc.syscall.null)" = ok ]
+else
+	skip "overcommit_memory is not 0: cannot make an allocation fail safely"
+	skip "(same)"
+	skip "(same)"
+fi
+done_testing

@@ -1,0 +1,172 @@
+/* t-harness.c — calibration and overhead subtraction on operations of
+ * known cost: a fake clock where every read costs 20 ns, every loop
+ * iteration 5 ns and every operation 100 ns must give exactly 100 ns; a
+ * real busy-wait of 2 us must come out at 2 us; all-overhead work must
+ * fail instead of reporting zero; --parallel copies aggregate. */
+#include <stdlib.h>
+#include <string.h>
+#include "tap.h"
+#include "clock.h"
+#include "harness.h"
+#include "result.h"
+
+static uint64_t fake_t;
+static uint64_t fake_op_ns = 100, fake_loop_ns = 5;
+
+static uint64_t fake_now(void)
+{
+	fake_t += 20;	/* each read of the clock costs 20 ns */
+	return fake_t;
+}
+
+static int fake_op(void *state, uint64_t n)
+{
+	(void)state;
+	fake_t += n * (fake_op_ns + fake_loop_ns);
+	return 0;
+}
+
+static int spin_op(void *state, uint64_t n)
+{
+	uint64_t i, end;
+
+	(void)state;
+	for (i = 0; i < n; i++) {
+		end = clock_ns() + 2000;
+		while (clock_ns() < end)
+			;
+	}
+	return 0;
+}
+
+static int failing_op(void *state, uint64_t n)
+{
+	(void)state;
+	(void)n;
+	return -1;
+}
+
+static const struct bench spin_bench = {
+	.id = "test.spin", .group = "test", .title = "2 us busy wait", .unit = "us",
+	.better = BETTER_LOWER, .kind = KIND_LATENCY, .op = spin_op,
+};
+
+static void fake_harness(struct harness *h)
+{
+	harness_default_cfg(&h->cfg);
+	h->cfg.now = fake_now;
+	h->clk.resolution_ns = 20;
+	h->clk.cost_ns = 20;
+	h->clk.source = "fake";
+	h->loop_ns = (double)fake_loop_ns;
+}
+
+int main(void)
+{
+	struct result r = { 0 };
+	struct bench_result *br = result_add_bench(&r, "t", "t", "t");
+	struct bench_ctx ctx = { .res = br };
+	struct harness h;
+	struct measure m = { .name = "", .unit = "ns", .kind = KIND_LATENCY, .op = fake_op };
+	const struct metric *met;
+	double med = 0;
+	size_t i;
+
+	/* 1. Exact subtraction with the fake clock. */
+	fake_harness(&h);
+	ctx.h = &h;
+	ok(harness_measure(&ctx, &m, &med) == 0, "fake op measured");
+	is_num(med, 100, 1e-9, "timer (20 ns/sample) and loop (5 ns/iteration) overhead subtracted");
+	met = result_metric(br, "");
+	ok(met && met->nsamples >= 11, "at least 11 samples kept (%zu)", met ? met->nsamples : 0);
+	ok(met && met->iterations * 105 >= h.cfg.target_ns, "calibrated to the 10 ms target (n=%llu)",
+	   met ? (unsigned long long)met->iterations : 0);
+	ok(met && met->iterations * 105 < 3 * h.cfg.target_ns, "calibration does not overshoot 3x");
+	ok(met && met->overhead_ns == 20 + 5.0 * (double)met->iterations, "overhead recorded");
+	for (i = 0; met && i < met->nsamples; i++)
+		if (met->samples[i] != 100)
+			break;
+	ok(met && i == met->nsamples, "every raw sample is corrected");
+
+	/* Without subtraction the figure would be 105 and a bit: the test can fail. */
+	h.loop_ns = 0;
+	h.clk.cost_ns = 0;
+	m.name = "raw";
+	harness_measure(&ctx, &m, &med);
+	ok(med > 105, "same op without subtraction reads %.4f ns (> 105)", med);
+
+	/* 2. Units. */
+	fake_harness(&h);
+	m.name = "bw";
+	m.unit = "MB/s";
+	m.kind = KIND_BANDWIDTH;
+	m.bytes_per_op = 1000;	/* 1000 bytes per 100 ns = 10 GB/s */
+	harness_measure(&ctx, &m, &med);
+	is_num(med, 10000, 1e-6, "bandwidth: 1000 B / 100 ns = 10000 MB/s");
+	m.name = "rate";
+	m.unit = "MHz";
+	m.kind = KIND_RATE;
+	m.ops_per_call = 4;	/* each op() iteration does 4 operations: 25 ns each */
+	harness_measure(&ctx, &m, &med);
+	is_num(med, 40, 1e-6, "rate: 25 ns per operation = 40 MHz");
+	is_num(harness_convert(KIND_LATENCY, "us", 2500, 0), 2.5, 1e-12, "2500 ns = 2.5 us");
+	is_num(harness_convert(KIND_LATENCY, "ms", 2.5e6, 0), 2.5, 1e-12, "2.5e6 ns = 2.5 ms");
+	is_num(harness_convert(KIND_BANDWIDTH, "GB/s", 1, 4), 4, 1e-12, "4 B/ns = 4 GB/s");
+	is_num(harness_convert(KIND_RATE, "ops/s", 1000, 0), 1e6, 1e-6, "1 us = 1e6 ops/s");
+
+	/* 3. All overhead, no work: a failure of method, not a zero. */
+	fake_op_ns = 0;
+	m.name = "empty";
+	m.unit = "ns";
+	m.kind = KIND_LATENCY;
+	m.ops_per_call = 0;
+	ctx.reason[0] = 0;
+	ok(harness_measure(&ctx, &m, &med) < 0, "op with no cost beyond overhead fails");
+	ok(strstr(ctx.reason, "not above the harness overhead") != NULL, "reason: %s", ctx.reason);
+	ok(result_metric(br, "empty") == NULL, "no figure recorded for it");
+	fake_op_ns = 100;
+
+	/* A failing op marks failure with the errno text. */
+	m.op = failing_op;
+	m.name = "fail";
+	ctx.reason[0] = 0;
+	ok(harness_measure(&ctx, &m, &med) < 0 && strstr(ctx.reason, "operation failed"),
+	   "failing op: %s", ctx.reason);
+
+	/* 4. Real clock: a 2 us busy wait per operation. */
+	{
+		struct harness_cfg cfg;
+		struct bench_opts opt = { .parallel = 1 };
+		struct bench_result *sb = result_add_bench(&r, "s", "s", "s");
+
+		harness_default_cfg(&cfg);
+		cfg.target_ns = 1000000;
+		cfg.samples = 5;
+		cfg.max_samples = 9;
+		harness_init(&h, &cfg);
+		ok(h.clk.resolution_ns > 0 && h.clk.resolution_ns < 1e6, "clock resolution %.0f ns",
+		   h.clk.resolution_ns);
+		ok(h.clk.cost_ns > 0 && h.clk.cost_ns < 1e5, "clock cost %.1f ns", h.clk.cost_ns);
+		ok(h.loop_ns >= 0 && h.loop_ns < 50, "loop overhead %.2f ns/iteration", h.loop_ns);
+		harness_run_bench(&h, &spin_bench, &opt, sb);
+		is_int(sb->status, ST_OK, "busy-wait benchmark ok");
+		met = result_metric(sb, "");
+		ok(met && met->st.median > 1.95 && met->st.median < 2.15,
+		   "2 us busy wait measured as %.3f us", met ? met->st.median : -1);
+		ok(sb->user_s + sb->sys_s > 0, "CPU time recorded (%.3f s)", sb->user_s + sb->sys_s);
+
+		/* 5. Parallel copies: latencies average, each copy's median kept. */
+		sb = result_add_bench(&r, "p", "p", "p");
+		opt.parallel = 2;
+		harness_run_bench(&h, &spin_bench, &opt, sb);
+		is_int(sb->status, ST_OK, "2 parallel copies ok (%s)", sb->reason ? sb->reason : "");
+		met = result_metric(sb, "");
+		ok(met && met->ncopies == 2, "per-copy medians kept");
+		ok(met && met->st.median > 1.95 && met->st.median < 2.3,
+		   "parallel busy wait averages %.3f us", met ? met->st.median : -1);
+		ok(result_param(sb, "parallel") && result_param(sb, "parallel")->num == 2,
+		   "parallel recorded as a parameter");
+	}
+	result_free(&r);
+	return done_testing();
+}

@@ -1,0 +1,83 @@
+/* t-registry.c — selection by id, prefix, group, list and personality, and
+ * the "did you mean" suggestion for unknown names. */
+#include <stdlib.h>
+#include <string.h>
+#include "tap.h"
+#include "registry.h"
+
+static size_t count(const unsigned char *sel)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < registry_count; i++)
+		n += sel[i];
+	return n;
+}
+
+static int selected(const unsigned char *sel, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < registry_count; i++)
+		if (strcmp(registry[i]->id, id) == 0)
+			return sel[i];
+	return 0;
+}
+
+int main(void)
+{
+	unsigned char *sel = calloc(registry_count, 1);
+	const struct personality *p;
+	char err[256], *argv[3];
+	size_t i, j;
+
+	ok(registry_count >= 5, "registry has %zu benchmarks", registry_count);
+	for (i = 0; i < registry_count; i++) {
+		const struct bench *b = registry[i];
+		size_t gl = strlen(b->group);
+
+		ok(b->id && b->title && b->unit && (b->op || b->run), "%s: complete descriptor", b->id);
+		ok(strncmp(b->id, b->group, gl) == 0 && b->id[gl] == '.', "%s: id starts with group %s",
+		   b->id, b->group);
+		for (j = 0; j < i; j++)
+			if (strcmp(registry[j]->id, b->id) == 0)
+				break;
+		ok(j == i, "%s: id unique", b->id);
+	}
+	ok(registry_select(0, NULL, sel, &p, err, sizeof(err)) == 0 && count(sel) == registry_count,
+	   "no names selects everything");
+
+	argv[0] = "mem.bw.copy";
+	ok(registry_select(1, argv, sel, &p, err, sizeof(err)) == 0 && count(sel) == 1 &&
+	   selected(sel, "mem.bw.copy"), "exact id");
+	argv[0] = "mem.bw";
+	ok(registry_select(1, argv, sel, &p, err, sizeof(err)) == 0 && count(sel) >= 3 &&
+	   selected(sel, "mem.bw.read") && !selected(sel, "proc.syscall.null"), "dotted prefix");
+	argv[0] = "mem.b";
+	ok(registry_select(1, argv, sel, &p, err, sizeof(err)) < 0, "partial component is not a prefix");
+	argv[0] = "proc";
+	argv[1] = "mem.bw.copy";
+	ok(registry_select(2, argv, sel, &p, err, sizeof(err)) == 0 && selected(sel, "proc.syscall.null") &&
+	   selected(sel, "mem.bw.copy") && !selected(sel, "mem.bw.read"), "group plus id");
+	argv[0] = "proc.syscall.null,mem.bw.read";
+	ok(registry_select(1, argv, sel, &p, err, sizeof(err)) == 0 && count(sel) == 2,
+	   "comma-separated list");
+	argv[0] = "lmbench";
+	ok(registry_select(1, argv, sel, &p, err, sizeof(err)) == 0 && p && strcmp(p->name, "lmbench") == 0 &&
+	   selected(sel, "proc.syscall.null"), "personality");
+
+	argv[0] = "mem.bw.cpy";
+	ok(registry_select(1, argv, sel, &p, err, sizeof(err)) < 0, "unknown id rejected");
+	ok(strstr(err, "'mem.bw.cpy'") && strstr(err, "did you mean 'mem.bw.copy'"), "suggestion: %s", err);
+	argv[0] = "prc";
+	registry_select(1, argv, sel, &p, err, sizeof(err));
+	ok(strstr(err, "did you mean 'proc'") != NULL, "group suggestion: %s", err);
+	argv[0] = "lmbnch";
+	registry_select(1, argv, sel, &p, err, sizeof(err));
+	ok(strstr(err, "did you mean 'lmbench'") != NULL, "personality suggestion: %s", err);
+	argv[0] = "mem,";
+	ok(registry_select(1, argv, sel, &p, err, sizeof(err)) < 0, "empty list element rejected: %s", err);
+	ok(registry_find("proc.syscall.null") != NULL && registry_find("nope") == NULL, "registry_find");
+	free(sel);
+	return done_testing();
+}

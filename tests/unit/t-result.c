@@ -1,0 +1,175 @@
+/* t-result.c — the result file: write/read round trip, a table of
+ * malformed and wrong-schema files with the byte offset each must name,
+ * and atomic saving that never overwrites. */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "tap.h"
+#include "result.h"
+
+static void build(struct result *r)
+{
+	static const double s[] = { 105.5, 104.25, 106.0, 105.0, 0.1 };
+	struct bench_result *b;
+	struct metric *m;
+
+	memset(r, 0, sizeof(*r));
+	sysinfo_read(&r->host);
+	r->argc = 2;
+	r->argv = calloc(3, sizeof(char *));
+	r->argv[0] = strdup("bakeoff");
+	r->argv[1] = strdup("run \"quoted\"");
+	r->profile = strdup("quick");
+	r->start_utc = strdup("2026-11-30T12:00:00Z");
+	r->duration_s = 1.5;
+	r->parallel = 2;
+	r->clock.source = "CLOCK_MONOTONIC";
+	r->clock.resolution_ns = 20;
+	r->clock.cost_ns = 22.5;
+	r->loop_ns = 0.33;
+	r->target_sample_ns = 1e7;
+	r->samples = 11;
+	snprintf(r->guard.verdict, sizeof(r->guard.verdict), "warn");
+	result_add_finding(&r->guard, "load average %.2f", 1.5);
+	b = result_add_bench(r, "proc.syscall.null", "proc", "Null syscall");
+	result_set_status(b, ST_OK, NULL);
+	result_param_num(b, "mem_size_bytes", 1048576);
+	result_param_str(b, "program", "/bin/true");
+	b->wall_s = 0.5;
+	b->user_s = 0.25;
+	b->sys_s = 0.125;
+	m = result_add_metric(b, "", "ns", BETTER_LOWER, s, 5);
+	m->iterations = 1000;
+	m->overhead_ns = 23.5;
+	m->per_copy = malloc(2 * sizeof(double));
+	m->per_copy[0] = 1;
+	m->per_copy[1] = 2;
+	m->ncopies = 2;
+	m->note = strdup("a note");
+	b = result_add_bench(r, "proc.fork.exec", "proc", "Exec");
+	result_set_status(b, ST_UNSUPPORTED, "no /bin/true");
+}
+
+static char *render(const struct result *r)
+{
+	struct buf b = { 0 };
+
+	result_to_json(r, &b);
+	return b.p;
+}
+
+int main(void)
+{
+	struct result a, b;
+	char *text, *again, err[256], path[] = "/tmp/t-result.XXXXXX", file[300];
+	const struct bench_result *br;
+	const struct metric *m;
+	size_t off;
+	int fd;
+
+	build(&a);
+	text = render(&a);
+	ok(result_from_json(text, strlen(text), &b, &off, err, sizeof(err)) == 0, "reads back: %s",
+	   err);
+	again = render(&b);
+	is_str(again, text, "write(read(write(x))) == write(x)");
+	is_int(b.argc, 2, "argv count");
+	is_str(b.argv[1], "run \"quoted\"", "argv with quotes");
+	is_str(b.host.hostname, a.host.hostname, "host survives");
+	is_num(b.clock.cost_ns, 22.5, 0, "clock cost");
+	is_int(b.guard.nfindings, 1, "guard finding");
+	br = result_bench(&b, "proc.syscall.null");
+	ok(br && br->status == ST_OK, "bench status");
+	m = br ? result_metric(br, "") : NULL;
+	ok(m && m->nsamples == 5 && m->samples[4] == 0.1, "samples exact");
+	ok(m && m->st.median == 105.0 && m->st.ci_lo == a.benches[0].metrics[0].st.ci_lo,
+	   "statistics exact");
+	ok(m && m->ncopies == 2 && m->per_copy[1] == 2, "per-copy medians");
+	is_str(m ? m->note : NULL, "a note", "note");
+	ok(br && result_param(br, "program") && strcmp(result_param(br, "program")->str, "/bin/true") == 0,
+	   "string param");
+	br = result_bench(&b, "proc.fork.exec");
+	ok(br && br->status == ST_UNSUPPORTED && strcmp(br->reason, "no /bin/true") == 0,
+	   "unsupported with reason");
+	free(again);
+	result_free(&b);
+
+	/* Malformed files: each error names the byte where it is. */
+	{
+		const char *schema = strstr(text, "\"bakeoff-result/1\"");
+		const char *status = strstr(text, "\"ok\"");
+		size_t len = strlen(text);
+		struct {
+			const char *what;
+			char *doc;
+			size_t want_off;
+			const char *want_msg;
+		} bad[8];
+		int nb = 0, k;
+
+		bad[nb].what = "truncated";
+		bad[nb].doc = strndup(text, len / 2);
+		bad[nb].want_off = len / 2;
+		bad[nb++].want_msg = "";
+		bad[nb].what = "empty";
+		bad[nb].doc = strdup("");
+		bad[nb].want_off = 0;
+		bad[nb++].want_msg = "";
+		bad[nb].what = "wrong schema";
+		bad[nb].doc = strdup(text);
+		memcpy(bad[nb].doc + (schema - text), "\"bakeoff-result/9\"", 18);
+		bad[nb].want_off = (size_t)(schema - text);
+		bad[nb++].want_msg = "schema";
+		bad[nb].what = "unknown status";
+		bad[nb].doc = strdup(text);
+		memcpy(bad[nb].doc + (status - text), "\"no\"", 4);
+		bad[nb].want_off = (size_t)(status - text);
+		bad[nb++].want_msg = "unknown status";
+		bad[nb].what = "not an object";
+		bad[nb].doc = strdup("  [1, 2]");
+		bad[nb].want_off = 2;
+		bad[nb++].want_msg = "not a bakeoff result";
+		bad[nb].what = "no benchmarks";
+		bad[nb].doc = strdup("{\"schema\": \"bakeoff-result/1\"}");
+		bad[nb].want_off = 0;
+		bad[nb++].want_msg = "missing";
+		bad[nb].what = "trailing garbage";
+		bad[nb].doc = malloc(len + 3);
+		memcpy(bad[nb].doc, text, len);
+		memcpy(bad[nb].doc + len, "x\n", 3);
+		bad[nb].want_off = len;
+		bad[nb++].want_msg = "";
+		for (k = 0; k < nb; k++) {
+			err[0] = 0;
+			off = 12345;
+			ok(result_from_json(bad[k].doc, strlen(bad[k].doc), &b, &off, err, sizeof(err)) < 0,
+			   "%s: rejected (%s)", bad[k].what, err);
+			is_int(off, bad[k].want_off, "%s: byte offset", bad[k].what);
+			ok(strstr(err, bad[k].want_msg) != NULL, "%s: message says '%s'", bad[k].what,
+			   bad[k].want_msg);
+			free(bad[k].doc);
+		}
+	}
+
+	/* Saving: atomic, never overwriting, readable by result_load. */
+	ok(mkdtemp(path) != NULL, "temp dir");
+	snprintf(file, sizeof(file), "%s/r.json", path);
+	ok(result_save(&a, file, err, sizeof(err)) == 0, "saved");
+	ok(result_save(&a, file, err, sizeof(err)) < 0 && strstr(err, "never overwrites"),
+	   "second save refused: %s", err);
+	ok(result_load(file, &b, err, sizeof(err)) == 0, "loaded");
+	result_free(&b);
+	fd = open(file, O_WRONLY | O_TRUNC);
+	ok(fd >= 0 && write(fd, "{\"schema\":", 10) == 10, "file truncated by hand");
+	close(fd);
+	ok(result_load(file, &b, err, sizeof(err)) < 0 && strstr(err, "r.json: byte 10:"),
+	   "load names file and offset: %s", err);
+	unlink(file);
+	/* rmdir fails unless the save left no temp file behind. */
+	ok(rmdir(path) == 0, "no temp file left in the directory");
+	free(text);
+	result_free(&a);
+	return done_testing();
+}
