@@ -9,6 +9,7 @@
  * (io_only, not open2close). Only the harness's timer and loop overhead are
  * subtracted; the sum is part of the figure, as in lmbench. */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,7 +113,7 @@ struct rd_state {
 	int fd;
 	size_t size;
 	uint64_t *buf;
-	char path[4096];
+	char path[PATH_MAX];
 };
 
 static void rd_teardown(void *state)

@@ -27,10 +27,19 @@
 	X(proc_ctxsw)
 
 /* ipc: pipes, AF_UNIX sockets, FIFOs (src/bench/ipc-*.c) */
-#define BENCH_LIST_IPC(X)
+#define BENCH_LIST_IPC(X) \
+	X(ipc_pipe_lat) \
+	X(ipc_unix_lat) \
+	X(ipc_fifo_lat) \
+	X(ipc_pipe_bw) \
+	X(ipc_unix_bw)
 
 /* vm: mmap, page faults, file and mmap reread (src/bench/vm-*.c) */
-#define BENCH_LIST_VM(X)
+#define BENCH_LIST_VM(X) \
+	X(vm_mmap_lat) \
+	X(vm_pagefault) \
+	X(vm_file_reread) \
+	X(vm_mmap_reread)
 
 /* mem: bandwidth, STREAM, latency (src/bench/mem-*.c) */
 #define BENCH_LIST_MEM(X) \

@@ -8,5 +8,7 @@
 void report_text(const struct result *r, FILE *f);
 /* The header alone (also used by personality formats). */
 void report_header(const struct result *r, FILE *f);
+/* lmbench 3 summary (scripts/getsummary layout): one row per result. */
+void report_lmbench(const struct result *const *rs, size_t n, FILE *f);
 
 #endif
