@@ -89,10 +89,11 @@ static const char *const help_list =
 	"reason when it cannot). Personalities are listed at the end.\n";
 
 static const char *const help_report =
-	"usage: bakeoff report [--format FMT] FILE\n"
+	"usage: bakeoff report [--format FMT] FILE...\n"
 	"\n"
-	"Render a result file again. FMT is text (the table the run printed, default),\n"
-	"json (the file, re-serialized) or lmbench (lmbench 3 summary sections).\n"
+	"Render result files again. FMT is text (the table the run printed, default),\n"
+	"json (one file, re-serialized) or lmbench (the lmbench 3 summary, one row\n"
+	"per file).\n"
 	"A malformed, truncated or wrong-schema file exits 2 naming the byte offset.\n";
 
 static const char *const help_sysinfo =
@@ -121,6 +122,8 @@ static const char *verb_help(const char *verb)
 			return helps[i].help;
 	return NULL;
 }
+
+static int render(const char *format, struct result *rs, int n, FILE *f);
 
 /* ---- run ---- */
 
@@ -407,7 +410,7 @@ static int cmd_run(int argc, char **argv)
 	if (strcmp(path, "-") != 0) {
 		result_to_json(&r, &json);
 		if (result_from_json(json.p, json.len, &back, &off, err, sizeof(err)) == 0) {
-			report_text(&back, stdout);
+			render(pers ? pers->format : "text", &back, 1, stdout);
 			result_free(&back);
 		} else {
 			fprintf(stderr, "bakeoff: internal error: result does not read back: byte %zu: %s\n",
@@ -480,47 +483,76 @@ static int cmd_list(int argc, char **argv)
 
 /* ---- report ---- */
 
+static int render(const char *format, struct result *rs, int n, FILE *f)
+{
+	const struct result **ptrs = calloc((size_t)n, sizeof(*ptrs));
+	int k;
+
+	if (!ptrs)
+		return -1;
+	for (k = 0; k < n; k++)
+		ptrs[k] = &rs[k];
+	if (strcmp(format, "lmbench") == 0) {
+		report_lmbench(ptrs, (size_t)n, f);
+	} else if (strcmp(format, "json") == 0) {
+		struct buf b = { 0 };
+
+		result_to_json(&rs[0], &b);
+		fwrite(b.p, 1, b.len, f);
+		buf_free(&b);
+	} else {
+		for (k = 0; k < n; k++) {
+			if (k)
+				fputc('\n', f);
+			report_text(&rs[k], f);
+		}
+	}
+	free(ptrs);
+	return 0;
+}
+
 static int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *format = "text";
-	struct result r;
+	struct result *rs;
 	char err[600];
-	int c;
+	int c, k, n, rc = 0;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+hf:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hf:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h': fputs(help_report, stdout); return 0;
-		case 'f':
-		case OPT_FORMAT: format = optarg; break;
+		case 'f': format = optarg; break;
 		default:
 			return usage_error("report: bad option '%s' (see bakeoff report --help)",
 					   argv[optind - 1]);
 		}
 	}
-	if (strcmp(format, "text") && strcmp(format, "json"))
-		return bad_value("--format", format, "text or json");
-	if (optind != argc - 1)
-		return usage_error("report: expected one result FILE (see bakeoff report --help)");
-	if (result_load(argv[optind], &r, err, sizeof(err)) < 0)
-		return usage_error("%s", err);
-	if (strcmp(format, "json") == 0) {
-		struct buf b = { 0 };
-
-		result_to_json(&r, &b);
-		fwrite(b.p, 1, b.len, stdout);
-		buf_free(&b);
-	} else {
-		report_text(&r, stdout);
-	}
-	result_free(&r);
-	return 0;
+	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "lmbench"))
+		return bad_value("--format", format, "text, json or lmbench");
+	n = argc - optind;
+	if (n < 1)
+		return usage_error("report: expected a result FILE (see bakeoff report --help)");
+	if (n > 1 && strcmp(format, "json") == 0)
+		return usage_error("report: --format json takes one FILE");
+	rs = calloc((size_t)n, sizeof(*rs));
+	if (!rs)
+		return usage_error("out of memory");
+	for (k = 0; k < n && rc == 0; k++)
+		if (result_load(argv[optind + k], &rs[k], err, sizeof(err)) < 0)
+			rc = usage_error("%s", err);
+	if (rc == 0)
+		render(format, rs, n, stdout);
+	for (k = 0; k < n; k++)
+		result_free(&rs[k]);
+	free(rs);
+	return rc;
 }
 
 /* ---- sysinfo, version ---- */

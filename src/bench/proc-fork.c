@@ -27,6 +27,7 @@ extern char **environ;
 struct fork_state {
 	struct bench_ctx *ctx;
 	const char *prog;	/* what the child executes, NULL for fork+exit */
+	char label[64];		/* how failures name it */
 	char *const *argv;
 	int err[2];		/* exec errno from child to parent (close-on-exec) */
 };
@@ -81,6 +82,10 @@ static int fork_setup_common(struct bench_ctx *ctx, void **state, const char *pr
 	s->prog = prog;
 	s->argv = argv;
 	s->err[0] = s->err[1] = -1;
+	if (prog && argv[1])
+		snprintf(s->label, sizeof(s->label), "%s %s %s", prog, argv[1], argv[2]);
+	else
+		snprintf(s->label, sizeof(s->label), "%s", prog ? prog : "child");
 	if (prog) {
 		/* One pipe for all children: a child only writes to it when its
 		 * exec failed, and exits at once, so the parent finds the errno
@@ -195,10 +200,10 @@ static int fork_op(void *state, uint64_t n)
 				 strerror(e));
 		} else if (WIFEXITED(st)) {
 			snprintf(ctx->reason, sizeof(ctx->reason), "%s exited with status %d",
-				 s->prog ? s->prog : "child", WEXITSTATUS(st));
+				 s->label, WEXITSTATUS(st));
 		} else if (WIFSIGNALED(st)) {
 			snprintf(ctx->reason, sizeof(ctx->reason), "%s killed by signal %d",
-				 s->prog ? s->prog : "child", WTERMSIG(st));
+				 s->label, WTERMSIG(st));
 		}
 		errno = ECHILD;
 		return -1;

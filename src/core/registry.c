@@ -11,8 +11,8 @@ const struct bench *const registry[] = { BENCH_LIST(X) };
 const size_t registry_count = sizeof(registry) / sizeof(registry[0]);
 
 const struct personality personalities[] = {
-	{ "lmbench", "lmbench 3 summary", "proc,mem" },
-	{ NULL, NULL, NULL },
+	{ "lmbench", "lmbench 3 summary", "proc,ipc,vm,mem,cpu", "lmbench" },
+	{ NULL, NULL, NULL, NULL },
 };
 
 const struct bench *registry_find(const char *id)

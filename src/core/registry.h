@@ -48,7 +48,24 @@
 	X(mem_bw_copy)
 
 /* cpu: processor operations, clock rate (src/bench/cpu-*.c) */
-#define BENCH_LIST_CPU(X)
+#define BENCH_LIST_CPU(X) \
+	X(cpu_ops_int_bit) \
+	X(cpu_ops_int_add) \
+	X(cpu_ops_int_mul) \
+	X(cpu_ops_int_div) \
+	X(cpu_ops_int_mod) \
+	X(cpu_ops_int64_bit) \
+	X(cpu_ops_int64_add) \
+	X(cpu_ops_int64_mul) \
+	X(cpu_ops_int64_div) \
+	X(cpu_ops_int64_mod) \
+	X(cpu_ops_float_add) \
+	X(cpu_ops_float_mul) \
+	X(cpu_ops_float_div) \
+	X(cpu_ops_double_add) \
+	X(cpu_ops_double_mul) \
+	X(cpu_ops_double_div) \
+	X(cpu_mhz)
 
 #define X(name) extern const struct bench bench_##name;
 BENCH_LIST(X)
@@ -62,6 +79,7 @@ struct personality {
 	const char *name;
 	const char *title;
 	const char *select;	/* comma-separated ids / prefixes */
+	const char *format;	/* report format its run prints ("lmbench") */
 };
 extern const struct personality personalities[];
 

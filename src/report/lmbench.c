@@ -489,6 +489,10 @@ static void fit_dec(char *dst, size_t n, double v, int w)
 		snprintf(dst, n, "-");
 		return;
 	}
+	if (a >= 1e12) {	/* beyond any suffix we use: no figure is this big */
+		snprintf(dst, n, "%.0e", v);
+		return;
+	}
 	mag = a > 0 ? (int)floor(log10(a)) + 1 : 1;
 	dec = 4 - mag;
 	if (dec > w - 2)
@@ -502,7 +506,7 @@ static void fit_dec(char *dst, size_t n, double v, int w)
 		dec--;
 	}
 	for (i = 0; (int)strlen(tmp) > w && i < 3; i++) {
-		char num[64];
+		char num[48];
 
 		v /= 1000;
 		a = fabs(v);
@@ -528,8 +532,8 @@ static void fit_int(char *dst, size_t n, double v, int w)
 {
 	char tmp[64], num[64];
 
-	if (!isfinite(v)) {
-		snprintf(dst, n, "-");
+	if (!isfinite(v) || fabs(v) >= 1e12) {
+		fit_dec(dst, n, v, w);
 		return;
 	}
 	snprintf(tmp, sizeof(tmp), "%.0f", v);
@@ -595,8 +599,9 @@ static void description(const struct result *r, char *dst, size_t n)
 			memmove(out, sp + 1, strlen(sp + 1) + 1);
 	}
 	if (!out[0])
-		snprintf(out, sizeof(out), "%s", r->host.arch[0] ? r->host.arch : "-");
-	snprintf(dst, n, "%s", out);
+		snprintf(out, sizeof(out), "%.31s", r->host.arch[0] ? r->host.arch : "-");
+	/* Truncation is intended: the column is 23 characters. */
+	snprintf(dst, n, "%.23s", out);
 }
 
 /* Does a column count towards "this section has figures"? Mhz is context

@@ -86,4 +86,14 @@ else
 	skip "(same)"
 	skip "(same)"
 fi
+
+# make install puts the binary and the man page under DESTDIR/PREFIX.
+if command -v make >/dev/null && [ -f Makefile ]; then
+	make -s install BUILD="${BUILD:-build}" DESTDIR="$TMP/dest" PREFIX=/usr >/dev/null 2>&1
+	ok $? "make install"
+	check "installed binary runs" "$TMP/dest/usr/bin/bakeoff" version
+	check "installed man page" test -s "$TMP/dest/usr/share/man/man1/bakeoff.1"
+else
+	skip "make not available"
+fi
 done_testing

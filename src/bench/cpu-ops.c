@@ -1,0 +1,226 @@
+/* cpu-ops.c — latency and throughput of single arithmetic operations
+ * (lmbench lat_ops and par_ops).
+ *
+ * cpu.ops.<type>.<op>: one operation is one add, mul, div, mod or bit op
+ * (xor / and) on a 32-bit int, 64-bit int, float or double. Each benchmark
+ * records two figures, in ns per operation:
+ *   ""     latency: one dependent chain, every result feeds the next
+ *          operation (x = x op a), so an operation cannot start before the
+ *          previous one has finished;
+ *   "par"  throughput: PAR_CHAINS independent chains interleaved, so the
+ *          CPU overlaps them as far as its execution units allow (par_ops).
+ * One op() iteration does OPS_PER_CALL operations, unrolled, so the loop
+ * counter the harness subtracts once per iteration is 1/128 of a figure's
+ * time at most.
+ *
+ * Keeping the work: operands come from a state struct filled from a
+ * volatile seed, so nothing is known at compile time (a division by a
+ * known constant would become a multiplication); a register-only barrier
+ * after every operation stops the compiler from folding the chain
+ * (x += a 128 times is not x += 128 * a) or from packing the parallel
+ * chains into SIMD registers; every chain ends in bench_use().
+ *
+ * Keeping the values sane over millions of operations: integer add, mul
+ * and bit ops use unsigned types (wrap-around is defined, and the machine
+ * instructions are the same as for int); division and modulus use signed
+ * types, as C's int does. Integer division chains through the divisor,
+ * x = a / x, which alternates between two values (lmbench's chain);
+ * modulus chains through the dividend, x = x % a, since a remainder is
+ * below its divisor and a divisor chain would reach zero. Floating point
+ * stays normal: add then subtract the same value, multiply by a and then
+ * by ~1/a, and divide x = a / x, which returns to x every second step. */
+#include <stdint.h>
+#include <string.h>
+#include "bench.h"
+#include "harness.h"
+#include "result.h"
+
+#define OPS_PER_CALL 128
+#define PAR_CHAINS 8
+
+/* The register-only barrier for floating-point values: an "r" barrier
+ * would move a double through an integer register and add that latency
+ * to the chain. Elsewhere, without -ffast-math, the compiler may not
+ * reassociate or fold floating-point chains anyway. */
+#if (defined(__GNUC__) || defined(__clang__)) && \
+	(defined(__x86_64__) || (defined(__i386__) && defined(__SSE2_MATH__)))
+#define FP_KEEP(x) __asm__ volatile("" : "+x"(x))
+#elif (defined(__GNUC__) || defined(__clang__)) && defined(__aarch64__)
+#define FP_KEEP(x) __asm__ volatile("" : "+w"(x))
+#else
+#define FP_KEEP(x) ((void)0)
+#endif
+#define INT_KEEP(x) BENCH_KEEP(x)
+
+/* The seed the compiler cannot know. */
+static volatile unsigned ops_seed = 37;
+
+/* Per type: [0] start of the latency chain, [1] a, [2] b, [3..] starts of
+ * the parallel chains. */
+#define NV (3 + PAR_CHAINS)
+struct ops_state {
+	uint32_t u32[NV];
+	int32_t i32[NV];
+	uint64_t u64[NV];
+	int64_t i64[NV];
+	float f32[NV];
+	double f64[NV];
+};
+
+static void use_u32(uint32_t x)
+{
+	bench_use(x);
+}
+static void use_i32(int32_t x)
+{
+	bench_use((uint32_t)x);
+}
+static void use_u64(uint64_t x)
+{
+	bench_use(x);
+}
+static void use_i64(int64_t x)
+{
+	bench_use((uint64_t)x);
+}
+static void use_f32(float x)
+{
+	uint32_t u;
+
+	memcpy(&u, &x, sizeof(u));
+	bench_use(u);
+}
+static void use_f64(double x)
+{
+	uint64_t u;
+
+	memcpy(&u, &x, sizeof(u));
+	bench_use(u);
+}
+
+/* Two dependent operations on x (a, b are locals of the op function). */
+#define P_ADD(x, K) x += a; K(x); x += b; K(x);
+#define P_ADDSUB(x, K) x += a; K(x); x -= b; K(x);
+#define P_BIT(x, K) x ^= a; K(x); x &= b; K(x);
+#define P_MUL(x, K) x *= a; K(x); x *= b; K(x);
+#define P_DIV(x, K) x = a / x; K(x); x = a / x; K(x);
+#define P_MOD(x, K) x %= a; K(x); x %= b; K(x);
+
+#define R8(s) s s s s s s s s
+#define R64(s) R8(R8(s))
+
+/* Generate the latency op, the throughput op and the descriptor of one
+ * benchmark. T: C type; F: its field in ops_state (and use_F); K: barrier;
+ * P: pair macro; X0, A, B: start and operands from the unsigned seed s. */
+#define CPU_OP(ty, op, ttl, T, F, K, P, X0, A, B, chain)                       \
+	static void ty##_##op##_init(struct ops_state *st, unsigned s)             \
+	{                                                                          \
+		int k;                                                             \
+		st->F[0] = (T)(X0);                                                \
+		st->F[1] = (T)(A);                                                 \
+		st->F[2] = (T)(B);                                                 \
+		for (k = 0; k < PAR_CHAINS; k++)                                   \
+			st->F[3 + k] = (T)((X0) + (T)k);                          \
+	}                                                                          \
+	static int ty##_##op##_lat(void *state, uint64_t n)                        \
+	{                                                                          \
+		const struct ops_state *st = state;                                \
+		T x = st->F[0], a = st->F[1], b = st->F[2];                        \
+		uint64_t i;                                                        \
+		(void)a; (void)b;                                                  \
+		for (i = 0; i < n; i++) {                                          \
+			R64(P(x, K))                                               \
+		}                                                                  \
+		use_##F(x);                                                        \
+		return 0;                                                          \
+	}                                                                          \
+	static int ty##_##op##_par(void *state, uint64_t n)                        \
+	{                                                                          \
+		const struct ops_state *st = state;                                \
+		T a = st->F[1], b = st->F[2];                                      \
+		T x0 = st->F[3], x1 = st->F[4], x2 = st->F[5], x3 = st->F[6];      \
+		T x4 = st->F[7], x5 = st->F[8], x6 = st->F[9], x7 = st->F[10];     \
+		uint64_t i;                                                        \
+		(void)a; (void)b;                                                  \
+		for (i = 0; i < n; i++) {                                          \
+			R8(P(x0, K) P(x1, K) P(x2, K) P(x3, K)                     \
+			   P(x4, K) P(x5, K) P(x6, K) P(x7, K))                    \
+		}                                                                  \
+		use_##F(x0); use_##F(x1); use_##F(x2); use_##F(x3);                \
+		use_##F(x4); use_##F(x5); use_##F(x6); use_##F(x7);                \
+		return 0;                                                          \
+	}                                                                          \
+	static int ty##_##op##_run(struct bench_ctx *ctx)                          \
+	{                                                                          \
+		return ops_run(ctx, ty##_##op##_init, ty##_##op##_lat,             \
+			       ty##_##op##_par, chain);                            \
+	}                                                                          \
+	const struct bench bench_cpu_ops_##ty##_##op = {                           \
+		.id = "cpu.ops." #ty "." #op, .group = "cpu", .title = ttl,        \
+		.unit = "ns", .better = BETTER_LOWER, .kind = KIND_LATENCY,        \
+		.run = ty##_##op##_run,                                            \
+	};
+
+static int ops_run(struct bench_ctx *ctx, void (*init)(struct ops_state *, unsigned),
+		   int (*lat)(void *, uint64_t), int (*par)(void *, uint64_t), const char *chain)
+{
+	struct ops_state st;
+	struct measure m = {
+		.name = "", .unit = "ns", .kind = KIND_LATENCY, .better = BETTER_LOWER,
+		.op = lat, .state = &st, .ops_per_call = OPS_PER_CALL,
+	};
+
+	memset(&st, 0, sizeof(st));
+	init(&st, ops_seed);
+	result_param_str(ctx->res, "chain", chain);
+	result_param_num(ctx->res, "ops_per_call", OPS_PER_CALL);
+	result_param_num(ctx->res, "par_chains", PAR_CHAINS);
+	if (harness_measure(ctx, &m, NULL) < 0)
+		return -1;
+	m.name = "par";
+	m.op = par;
+	return harness_measure(ctx, &m, NULL);
+}
+
+/* 32-bit int (lmbench "intgr"). */
+CPU_OP(int, bit, "Integer bit (xor/and)", uint32_t, u32, INT_KEEP, P_BIT,
+       s * 0x01010101u, 0x5a5a5a5au ^ s, ~s, "x ^= a; x &= b")
+CPU_OP(int, add, "Integer add", uint32_t, u32, INT_KEEP, P_ADD,
+       s, 2 * s + 1, 2 * s + 1, "x += a")
+CPU_OP(int, mul, "Integer mul", uint32_t, u32, INT_KEEP, P_MUL,
+       s | 1, 2 * s + 1, (s << 8) | 1, "x *= a")
+CPU_OP(int, div, "Integer div", int32_t, i32, INT_KEEP, P_DIV,
+       s, (s + 1) << 20, (s + 1) << 20, "x = a / x (signed)")
+CPU_OP(int, mod, "Integer mod", int32_t, i32, INT_KEEP, P_MOD,
+       ((s + 1) << 20) + ((s + 1) << 19) + 7, (s + 1) << 20, (s + 1) << 20,
+       "x = x % a (signed)")
+
+/* 64-bit int (lmbench "int64"). Division operands exceed 32 bits, so a
+ * compiler's "both fit in 32 bits" shortcut cannot pick the short divide. */
+CPU_OP(int64, bit, "Int64 bit (xor/and)", uint64_t, u64, INT_KEEP, P_BIT,
+       s * 0x0101010101010101ull, 0x5a5a5a5a5a5a5a5aull ^ s, ~(uint64_t)s,
+       "x ^= a; x &= b")
+CPU_OP(int64, add, "Int64 add", uint64_t, u64, INT_KEEP, P_ADD,
+       (uint64_t)s << 33, 2 * (uint64_t)s + 1, 2 * (uint64_t)s + 1, "x += a")
+CPU_OP(int64, mul, "Int64 mul", uint64_t, u64, INT_KEEP, P_MUL,
+       ((uint64_t)s << 33) | 1, 2 * (uint64_t)s + 1, ((uint64_t)s << 40) | 1, "x *= a")
+CPU_OP(int64, div, "Int64 div", int64_t, i64, INT_KEEP, P_DIV,
+       s, (int64_t)(s + 1) << 40, (int64_t)(s + 1) << 40, "x = a / x (signed)")
+CPU_OP(int64, mod, "Int64 mod", int64_t, i64, INT_KEEP, P_MOD,
+       ((int64_t)(s + 1) << 36) + ((int64_t)(s + 1) << 35) + 7, (int64_t)(s + 1) << 36,
+       (int64_t)(s + 1) << 36, "x = x % a (signed)")
+
+/* Operands with full mantissas (a divider may finish early on short ones). */
+CPU_OP(float, add, "Float add", float, f32, FP_KEEP, P_ADDSUB,
+       s / 31.0f, s / 61.0f, s / 61.0f, "x += a; x -= a")
+CPU_OP(float, mul, "Float mul", float, f32, FP_KEEP, P_MUL,
+       s / 31.0f, 1.0f + 1.0f / s, 1.0f / (1.0f + 1.0f / s), "x *= a; x *= 1/a")
+CPU_OP(float, div, "Float div", float, f32, FP_KEEP, P_DIV,
+       s / 31.0f, s / 13.0f, s / 13.0f, "x = a / x")
+
+CPU_OP(double, add, "Double add", double, f64, FP_KEEP, P_ADDSUB,
+       s / 31.0, s / 61.0, s / 61.0, "x += a; x -= a")
+CPU_OP(double, mul, "Double mul", double, f64, FP_KEEP, P_MUL,
+       s / 31.0, 1.0 + 1.0 / s, 1.0 / (1.0 + 1.0 / s), "x *= a; x *= 1/a")
+CPU_OP(double, div, "Double div", double, f64, FP_KEEP, P_DIV,
+       s / 31.0, s / 13.0, s / 13.0, "x = a / x")

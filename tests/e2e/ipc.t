@@ -1,0 +1,37 @@
+#!/bin/sh
+# ipc.t — pipes, AF_UNIX sockets and FIFOs at tiny sizes, end to end.
+. tests/e2e/lib.sh
+R=$TMP/r.json
+mkdir "$TMP/scratch"
+"$BAKEOFF" run -q --quick --samples 3 --map-size 256k --msg-size 16k --dir "$TMP/scratch" \
+	-o "$R" ipc >"$TMP/out" 2>"$TMP/err"
+ok $? "run ipc exits 0"
+for id in ipc.pipe.lat ipc.unix.lat ipc.fifo.lat ipc.pipe.bw ipc.unix.bw; do
+	check "$id is ok" [ "$(status "$R" $id)" = ok ]
+	check "$id appears in the table" grep -q "^$id " "$TMP/out"
+done
+# A round trip takes microseconds: a ns/us or us/ms mix-up leaves the range.
+for id in ipc.pipe.lat ipc.unix.lat ipc.fifo.lat; do
+	check "$id between 0.1 and 1000 us" num_between "$(median "$R" $id)" 0.1 1000
+	check "$id unit is us" [ "$(jget "$R" "metric('$id','')->{unit}")" = us ]
+	check "$id records a 1-byte message" [ "$(jget "$R" "bench('$id')->{params}{message_bytes}")" = 1 ]
+done
+for id in ipc.pipe.bw ipc.unix.bw; do
+	check "$id between 10 MB/s and 200 GB/s" num_between "$(median "$R" $id)" 10 200000
+	check "$id records msg_size" [ "$(jget "$R" "bench('$id')->{params}{msg_size_bytes}")" = 16384 ]
+done
+check "AF_UNIX buffer sizes recorded" num_between \
+	"$(jget "$R" 'bench("ipc.unix.bw")->{params}{so_sndbuf_bytes}')" 1 1e9
+check "no file left in the scratch parent" [ -z "$(ls -A "$TMP/scratch")" ]
+
+P=$TMP/p.json
+"$BAKEOFF" run -q --quick --samples 3 --parallel 2 --dir "$TMP/scratch" -o "$P" \
+	ipc.pipe.lat ipc.fifo.lat >/dev/null 2>"$TMP/err2"
+ok $? "run --parallel 2 exits 0"
+check "parallel ipc.pipe.lat is ok" [ "$(status "$P" ipc.pipe.lat)" = ok ]
+check "parallel ipc.pipe.lat has 2 per_copy entries" \
+	[ "$(jget "$P" 'scalar @{metric("ipc.pipe.lat","")->{per_copy} // []}')" = 2 ]
+check "parallel ipc.fifo.lat is ok" [ "$(status "$P" ipc.fifo.lat)" = ok ]
+check "parallel copies are plausible" num_between "$(median "$P" ipc.pipe.lat)" 0.1 1000
+check "no file left after the parallel run" [ -z "$(ls -A "$TMP/scratch")" ]
+done_testing
