@@ -39,7 +39,6 @@ MAIN_OBJ = $(BUILD)/src/main.o
 UNIT_SRC = $(wildcard tests/unit/t-*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 E2E      = $(wildcard tests/e2e/*.t)
-HELPERS  = $(BUILD)/tests/tiny
 
 all: $(BINPATH)
 
@@ -64,11 +63,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbakeoff.a
 	@echo "  CC      $<"
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests $(LDFLAGS) -o $@ $< $(BUILD)/libbakeoff.a $(LDLIBS)
 
-$(BUILD)/tests/tiny: tests/tiny.c
-	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(STD) $(WARN) $(CFLAGS) -o $@ $<
-
-check: $(BINPATH) $(UNIT_BIN) $(HELPERS)
+check: $(BINPATH) $(UNIT_BIN)
 	BAKEOFF=./$(BINPATH) BUILD=$(BUILD) $(PROVE) --exec '' $(UNIT_BIN) $(E2E)
 
 SAN = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
