@@ -7,9 +7,10 @@
  *   ""     latency: one dependent chain, every result feeds the next
  *          operation (x = x op a), so an operation cannot start before the
  *          previous one has finished;
- *   "par"  throughput: PAR_CHAINS independent chains interleaved, so the
- *          CPU overlaps them as far as its execution units allow (par_ops).
- * One op() iteration does OPS_PER_CALL operations, unrolled, so the loop
+ *   "par"  throughput: 8 (integer) or 12 (floating-point) independent
+ *          chains interleaved, so the CPU overlaps them as far as its
+ *          execution units allow (par_ops).
+ * One op() iteration does 128 or more operations, unrolled, so the loop
  * counter the harness subtracts once per iteration is 1/128 of a figure's
  * time at most.
  *
@@ -36,13 +37,13 @@
 #include "result.h"
 
 #define OPS_PER_CALL 128
-#define PAR_CHAINS 8
+#define MAX_CHAINS 12
 
 /* The register-only barrier for floating-point values: an "r" barrier
  * would move a double through an integer register and add that latency
  * to the chain. Elsewhere, without -ffast-math, the compiler may not
  * reassociate or fold floating-point chains anyway. */
-#if (defined(__GNUC__) || defined(__clang__)) && \
+#if (defined(__GNUC__) || defined(__clang__)) &&                            \
 	(defined(__x86_64__) || (defined(__i386__) && defined(__SSE2_MATH__)))
 #define FP_KEEP(x) __asm__ volatile("" : "+x"(x))
 #elif (defined(__GNUC__) || defined(__clang__)) && defined(__aarch64__)
@@ -57,7 +58,7 @@ static volatile unsigned ops_seed = 37;
 
 /* Per type: [0] start of the latency chain, [1] a, [2] b, [3..] starts of
  * the parallel chains. */
-#define NV (3 + PAR_CHAINS)
+#define NV (3 + MAX_CHAINS)
 struct ops_state {
 	uint32_t u32[NV];
 	int32_t i32[NV];
@@ -106,63 +107,88 @@ static void use_f64(double x)
 #define P_DIV(x, K) x = a / x; K(x); x = a / x; K(x);
 #define P_MOD(x, K) x %= a; K(x); x %= b; K(x);
 
+#define R6(s) s s s s s s
 #define R8(s) s s s s s s s s
 #define R64(s) R8(R8(s))
 
+/* The parallel chains, 8 integer or 12 floating-point ones. There must be
+ * at least latency x issue rate of them in flight to keep every unit busy
+ * (a 4-cycle multiply on 2 ports needs 8, exactly, with no slack for the
+ * scheduler); 12 integer chains would not fit in x86-64's registers next
+ * to a divide's fixed rax/rdx. Each op() iteration does 128 (8 x 8 x 2)
+ * or 144 (12 x 6 x 2) operations. */
+#define PAR8(T, F, P, K)                                                    \
+	T x0 = st->F[3], x1 = st->F[4], x2 = st->F[5], x3 = st->F[6];       \
+	T x4 = st->F[7], x5 = st->F[8], x6 = st->F[9], x7 = st->F[10];      \
+	for (i = 0; i < n; i++) {                                           \
+		R8(P(x0, K) P(x1, K) P(x2, K) P(x3, K)                      \
+		   P(x4, K) P(x5, K) P(x6, K) P(x7, K))                     \
+	}                                                                   \
+	use_##F(x0); use_##F(x1); use_##F(x2); use_##F(x3);                 \
+	use_##F(x4); use_##F(x5); use_##F(x6); use_##F(x7);
+#define PAR8_OPS (8 * 8 * 2)
+#define PAR12(T, F, P, K)                                                   \
+	T x0 = st->F[3], x1 = st->F[4], x2 = st->F[5], x3 = st->F[6];       \
+	T x4 = st->F[7], x5 = st->F[8], x6 = st->F[9], x7 = st->F[10];      \
+	T x8 = st->F[11], x9 = st->F[12], x10 = st->F[13], x11 = st->F[14]; \
+	for (i = 0; i < n; i++) {                                           \
+		R6(P(x0, K) P(x1, K) P(x2, K) P(x3, K) P(x4, K) P(x5, K)    \
+		   P(x6, K) P(x7, K) P(x8, K) P(x9, K) P(x10, K) P(x11, K)) \
+	}                                                                   \
+	use_##F(x0); use_##F(x1); use_##F(x2); use_##F(x3);                 \
+	use_##F(x4); use_##F(x5); use_##F(x6); use_##F(x7);                 \
+	use_##F(x8); use_##F(x9); use_##F(x10); use_##F(x11);
+#define PAR12_OPS (12 * 6 * 2)
+
 /* Generate the latency op, the throughput op and the descriptor of one
  * benchmark. T: C type; F: its field in ops_state (and use_F); K: barrier;
- * P: pair macro; X0, A, B: start and operands from the unsigned seed s. */
-#define CPU_OP(ty, op, ttl, T, F, K, P, X0, A, B, chain)                       \
-	static void ty##_##op##_init(struct ops_state *st, unsigned s)             \
-	{                                                                          \
-		int k;                                                             \
-		st->F[0] = (T)(X0);                                                \
-		st->F[1] = (T)(A);                                                 \
-		st->F[2] = (T)(B);                                                 \
-		for (k = 0; k < PAR_CHAINS; k++)                                   \
-			st->F[3 + k] = (T)((X0) + (T)k);                          \
-	}                                                                          \
-	static int ty##_##op##_lat(void *state, uint64_t n)                        \
-	{                                                                          \
-		const struct ops_state *st = state;                                \
-		T x = st->F[0], a = st->F[1], b = st->F[2];                        \
-		uint64_t i;                                                        \
-		(void)a; (void)b;                                                  \
-		for (i = 0; i < n; i++) {                                          \
-			R64(P(x, K))                                               \
-		}                                                                  \
-		use_##F(x);                                                        \
-		return 0;                                                          \
-	}                                                                          \
-	static int ty##_##op##_par(void *state, uint64_t n)                        \
-	{                                                                          \
-		const struct ops_state *st = state;                                \
-		T a = st->F[1], b = st->F[2];                                      \
-		T x0 = st->F[3], x1 = st->F[4], x2 = st->F[5], x3 = st->F[6];      \
-		T x4 = st->F[7], x5 = st->F[8], x6 = st->F[9], x7 = st->F[10];     \
-		uint64_t i;                                                        \
-		(void)a; (void)b;                                                  \
-		for (i = 0; i < n; i++) {                                          \
-			R8(P(x0, K) P(x1, K) P(x2, K) P(x3, K)                     \
-			   P(x4, K) P(x5, K) P(x6, K) P(x7, K))                    \
-		}                                                                  \
-		use_##F(x0); use_##F(x1); use_##F(x2); use_##F(x3);                \
-		use_##F(x4); use_##F(x5); use_##F(x6); use_##F(x7);                \
-		return 0;                                                          \
-	}                                                                          \
-	static int ty##_##op##_run(struct bench_ctx *ctx)                          \
-	{                                                                          \
-		return ops_run(ctx, ty##_##op##_init, ty##_##op##_lat,             \
-			       ty##_##op##_par, chain);                            \
-	}                                                                          \
-	const struct bench bench_cpu_ops_##ty##_##op = {                           \
-		.id = "cpu.ops." #ty "." #op, .group = "cpu", .title = ttl,        \
-		.unit = "ns", .better = BETTER_LOWER, .kind = KIND_LATENCY,        \
-		.run = ty##_##op##_run,                                            \
+ * P: pair macro; NP: number of parallel chains (8 or 12); X0, A, B: start
+ * and operands from the unsigned seed s; chain: what one step does. */
+#define CPU_OP(ty, op, ttl, T, F, K, P, NP, X0, A, B, chain)                \
+	static void ty##_##op##_init(struct ops_state *st, unsigned s)      \
+	{                                                                   \
+		int k;                                                      \
+		st->F[0] = (T)(X0);                                         \
+		st->F[1] = (T)(A);                                          \
+		st->F[2] = (T)(B);                                          \
+		for (k = 0; k < NP; k++)                                    \
+			st->F[3 + k] = (T)((X0) + (T)k);                    \
+	}                                                                   \
+	static int ty##_##op##_lat(void *state, uint64_t n)                 \
+	{                                                                   \
+		const struct ops_state *st = state;                         \
+		T x = st->F[0], a = st->F[1], b = st->F[2];                 \
+		uint64_t i;                                                 \
+		(void)a; (void)b;                                           \
+		for (i = 0; i < n; i++) {                                   \
+			R64(P(x, K))                                        \
+		}                                                           \
+		use_##F(x);                                                 \
+		return 0;                                                   \
+	}                                                                   \
+	static int ty##_##op##_par(void *state, uint64_t n)                 \
+	{                                                                   \
+		const struct ops_state *st = state;                         \
+		T a = st->F[1], b = st->F[2];                               \
+		uint64_t i;                                                 \
+		(void)a; (void)b;                                           \
+		PAR##NP(T, F, P, K)                                         \
+		return 0;                                                   \
+	}                                                                   \
+	static int ty##_##op##_run(struct bench_ctx *ctx)                   \
+	{                                                                   \
+		return ops_run(ctx, ty##_##op##_init, ty##_##op##_lat,      \
+			       ty##_##op##_par, NP, PAR##NP##_OPS, chain);  \
+	}                                                                   \
+	const struct bench bench_cpu_ops_##ty##_##op = {                    \
+		.id = "cpu.ops." #ty "." #op, .group = "cpu", .title = ttl, \
+		.unit = "ns", .better = BETTER_LOWER, .kind = KIND_LATENCY, \
+		.run = ty##_##op##_run,                                     \
 	};
 
 static int ops_run(struct bench_ctx *ctx, void (*init)(struct ops_state *, unsigned),
-		   int (*lat)(void *, uint64_t), int (*par)(void *, uint64_t), const char *chain)
+		   int (*lat)(void *, uint64_t), int (*par)(void *, uint64_t), int chains,
+		   int par_ops, const char *chain)
 {
 	struct ops_state st;
 	struct measure m = {
@@ -174,53 +200,55 @@ static int ops_run(struct bench_ctx *ctx, void (*init)(struct ops_state *, unsig
 	init(&st, ops_seed);
 	result_param_str(ctx->res, "chain", chain);
 	result_param_num(ctx->res, "ops_per_call", OPS_PER_CALL);
-	result_param_num(ctx->res, "par_chains", PAR_CHAINS);
+	result_param_num(ctx->res, "par_ops_per_call", par_ops);
+	result_param_num(ctx->res, "par_chains", chains);
 	if (harness_measure(ctx, &m, NULL) < 0)
 		return -1;
 	m.name = "par";
 	m.op = par;
+	m.ops_per_call = par_ops;
 	return harness_measure(ctx, &m, NULL);
 }
 
 /* 32-bit int (lmbench "intgr"). */
-CPU_OP(int, bit, "Integer bit (xor/and)", uint32_t, u32, INT_KEEP, P_BIT,
+CPU_OP(int, bit, "Integer bit (xor/and)", uint32_t, u32, INT_KEEP, P_BIT, 8,
        s * 0x01010101u, 0x5a5a5a5au ^ s, ~s, "x ^= a; x &= b")
-CPU_OP(int, add, "Integer add", uint32_t, u32, INT_KEEP, P_ADD,
+CPU_OP(int, add, "Integer add", uint32_t, u32, INT_KEEP, P_ADD, 8,
        s, 2 * s + 1, 2 * s + 1, "x += a")
-CPU_OP(int, mul, "Integer mul", uint32_t, u32, INT_KEEP, P_MUL,
+CPU_OP(int, mul, "Integer mul", uint32_t, u32, INT_KEEP, P_MUL, 8,
        s | 1, 2 * s + 1, (s << 8) | 1, "x *= a")
-CPU_OP(int, div, "Integer div", int32_t, i32, INT_KEEP, P_DIV,
+CPU_OP(int, div, "Integer div", int32_t, i32, INT_KEEP, P_DIV, 8,
        s, (s + 1) << 20, (s + 1) << 20, "x = a / x (signed)")
-CPU_OP(int, mod, "Integer mod", int32_t, i32, INT_KEEP, P_MOD,
+CPU_OP(int, mod, "Integer mod", int32_t, i32, INT_KEEP, P_MOD, 8,
        ((s + 1) << 20) + ((s + 1) << 19) + 7, (s + 1) << 20, (s + 1) << 20,
        "x = x % a (signed)")
 
 /* 64-bit int (lmbench "int64"). Division operands exceed 32 bits, so a
  * compiler's "both fit in 32 bits" shortcut cannot pick the short divide. */
-CPU_OP(int64, bit, "Int64 bit (xor/and)", uint64_t, u64, INT_KEEP, P_BIT,
+CPU_OP(int64, bit, "Int64 bit (xor/and)", uint64_t, u64, INT_KEEP, P_BIT, 8,
        s * 0x0101010101010101ull, 0x5a5a5a5a5a5a5a5aull ^ s, ~(uint64_t)s,
        "x ^= a; x &= b")
-CPU_OP(int64, add, "Int64 add", uint64_t, u64, INT_KEEP, P_ADD,
+CPU_OP(int64, add, "Int64 add", uint64_t, u64, INT_KEEP, P_ADD, 8,
        (uint64_t)s << 33, 2 * (uint64_t)s + 1, 2 * (uint64_t)s + 1, "x += a")
-CPU_OP(int64, mul, "Int64 mul", uint64_t, u64, INT_KEEP, P_MUL,
+CPU_OP(int64, mul, "Int64 mul", uint64_t, u64, INT_KEEP, P_MUL, 8,
        ((uint64_t)s << 33) | 1, 2 * (uint64_t)s + 1, ((uint64_t)s << 40) | 1, "x *= a")
-CPU_OP(int64, div, "Int64 div", int64_t, i64, INT_KEEP, P_DIV,
+CPU_OP(int64, div, "Int64 div", int64_t, i64, INT_KEEP, P_DIV, 8,
        s, (int64_t)(s + 1) << 40, (int64_t)(s + 1) << 40, "x = a / x (signed)")
-CPU_OP(int64, mod, "Int64 mod", int64_t, i64, INT_KEEP, P_MOD,
+CPU_OP(int64, mod, "Int64 mod", int64_t, i64, INT_KEEP, P_MOD, 8,
        ((int64_t)(s + 1) << 36) + ((int64_t)(s + 1) << 35) + 7, (int64_t)(s + 1) << 36,
        (int64_t)(s + 1) << 36, "x = x % a (signed)")
 
 /* Operands with full mantissas (a divider may finish early on short ones). */
-CPU_OP(float, add, "Float add", float, f32, FP_KEEP, P_ADDSUB,
+CPU_OP(float, add, "Float add", float, f32, FP_KEEP, P_ADDSUB, 12,
        s / 31.0f, s / 61.0f, s / 61.0f, "x += a; x -= a")
-CPU_OP(float, mul, "Float mul", float, f32, FP_KEEP, P_MUL,
+CPU_OP(float, mul, "Float mul", float, f32, FP_KEEP, P_MUL, 12,
        s / 31.0f, 1.0f + 1.0f / s, 1.0f / (1.0f + 1.0f / s), "x *= a; x *= 1/a")
-CPU_OP(float, div, "Float div", float, f32, FP_KEEP, P_DIV,
+CPU_OP(float, div, "Float div", float, f32, FP_KEEP, P_DIV, 12,
        s / 31.0f, s / 13.0f, s / 13.0f, "x = a / x")
 
-CPU_OP(double, add, "Double add", double, f64, FP_KEEP, P_ADDSUB,
+CPU_OP(double, add, "Double add", double, f64, FP_KEEP, P_ADDSUB, 12,
        s / 31.0, s / 61.0, s / 61.0, "x += a; x -= a")
-CPU_OP(double, mul, "Double mul", double, f64, FP_KEEP, P_MUL,
+CPU_OP(double, mul, "Double mul", double, f64, FP_KEEP, P_MUL, 12,
        s / 31.0, 1.0 + 1.0 / s, 1.0 / (1.0 + 1.0 / s), "x *= a; x *= 1/a")
-CPU_OP(double, div, "Double div", double, f64, FP_KEEP, P_DIV,
+CPU_OP(double, div, "Double div", double, f64, FP_KEEP, P_DIV, 12,
        s / 31.0, s / 13.0, s / 13.0, "x = a / x")

@@ -5,7 +5,11 @@
  * is the bytes copied (as lmbench bcopy, perf bench mem memcpy and mbw
  * count), not the bytes moved (a copy reads and writes, so the memory bus
  * carries twice that; STREAM's Copy counts both). Buffers are written
- * once in setup so page faults are not timed. */
+ * once in setup so page faults are not timed.
+ *
+ * lmbench bw_mem names: read = rd, write = wr, rmw = rdwr (each word read,
+ * changed and written back), copy = bcopy (libc), copy_hand = cp / bcopy
+ * (hand), a word loop, bzero = bzero / fwr (memset to zero). */
 #include <stdlib.h>
 #include <string.h>
 #include "bench.h"
@@ -111,6 +115,71 @@ static int copy_op(void *state, uint64_t n)
 	return 0;
 }
 
+static int rmw_op(void *state, uint64_t n)
+{
+	struct bw_state *s = state;
+	uint64_t *p = s->src, i, k;
+
+	for (k = 0; k < n; k++) {
+		uint64_t v = k | 1;
+
+		BENCH_KEEP(v);
+		for (i = 0; i < s->words; i++)
+			p[i] += v;
+		BENCH_KEEP(p);
+	}
+	bench_use(p[s->words - 1]);
+	return 0;
+}
+
+/* The copy a C programmer writes: eight words per iteration. The register
+ * barrier on the pointers each iteration hides the loop's shape from the
+ * compiler, which would otherwise turn it into a call to memcpy (gcc's
+ * loop-distribute-patterns) and measure libc instead. */
+static int copy_hand_op(void *state, uint64_t n)
+{
+	struct bw_state *s = state;
+	uint64_t k;
+
+	for (k = 0; k < n; k++) {
+		const uint64_t *src = s->src, *end = s->src + (s->words & ~(size_t)7);
+		uint64_t *dst = s->dst;
+
+		while (src < end) {
+			uint64_t w0 = src[0], w1 = src[1], w2 = src[2], w3 = src[3];
+			uint64_t w4 = src[4], w5 = src[5], w6 = src[6], w7 = src[7];
+
+			dst[0] = w0;
+			dst[1] = w1;
+			dst[2] = w2;
+			dst[3] = w3;
+			dst[4] = w4;
+			dst[5] = w5;
+			dst[6] = w6;
+			dst[7] = w7;
+			src += 8;
+			dst += 8;
+			BENCH_KEEP(src);
+			BENCH_KEEP(dst);
+		}
+	}
+	bench_use(s->dst[k % s->words]);
+	return 0;
+}
+
+static int bzero_op(void *state, uint64_t n)
+{
+	struct bw_state *s = state;
+	uint64_t k;
+
+	for (k = 0; k < n; k++) {
+		memset(s->src, 0, s->words * 8);
+		BENCH_KEEP(s);
+	}
+	bench_use(s->src[k % s->words]);
+	return 0;
+}
+
 const struct bench bench_mem_bw_read = {
 	.id = "mem.bw.read", .group = "mem", .title = "Memory read",
 	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH,
@@ -127,4 +196,22 @@ const struct bench bench_mem_bw_copy = {
 	.id = "mem.bw.copy", .group = "mem", .title = "Memory copy (libc memcpy)",
 	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH,
 	.setup = setup_two, .op = copy_op, .teardown = bw_teardown,
+};
+
+const struct bench bench_mem_bw_rmw = {
+	.id = "mem.bw.rmw", .group = "mem", .title = "Memory read-modify-write (rdwr)",
+	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH,
+	.setup = setup_one, .op = rmw_op, .teardown = bw_teardown,
+};
+
+const struct bench bench_mem_bw_copy_hand = {
+	.id = "mem.bw.copy_hand", .group = "mem", .title = "Memory copy (hand-written loop)",
+	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH,
+	.setup = setup_two, .op = copy_hand_op, .teardown = bw_teardown,
+};
+
+const struct bench bench_mem_bw_bzero = {
+	.id = "mem.bw.bzero", .group = "mem", .title = "Memory zero (memset, bzero)",
+	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH,
+	.setup = setup_one, .op = bzero_op, .teardown = bw_teardown,
 };

@@ -4,10 +4,13 @@
  * vm.file.reread: a file of --map-size bytes in the scratch directory is
  * written and read once in setup, so its pages are cached. One operation
  * is one whole-file read from offset 0 in 64 KiB read() calls (lmbench's
- * XFERSIZE), each block summed as bw_file_rd sums it; MB/s (10^6) counting
+ * XFERSIZE), each block's 64-bit words summed so the data is used
+ * (bw_file_rd sums 32-bit ints); MB/s (10^6) counting
  * the file's bytes once. The descriptor stays open across operations
  * (io_only, not open2close). Only the harness's timer and loop overhead are
- * subtracted; the sum is part of the figure, as in lmbench. */
+ * subtracted; the sum is part of the figure, as in lmbench.
+ *
+ * Also home of what both vm files share (vm.h): the cached file and the sum. */
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>

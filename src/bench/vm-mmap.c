@@ -5,8 +5,9 @@
  *
  * vm.mmap.lat (lat_mmap): one operation is mmap of the whole file
  * (read/write, shared), a one-byte store every 16 KiB over the first tenth
- * of it, and munmap, in us — lat_mmap's default ("sparse") pattern, due to
- * Linus per its comment, so a system cannot look good by mapping lazily.
+ * of it, and munmap, in us — lat_mmap's default pattern (its -r variant
+ * touches the whole map every 160 KiB). The touches make faults on the new
+ * mapping part of the figure, not only the bookkeeping of mmap itself.
  *
  * vm.pagefault (lat_pagefault): one pass is mmap (read-only, shared),
  * reading one byte of every page in a shuffled order, munmap. Like

@@ -45,7 +45,17 @@
 #define BENCH_LIST_MEM(X) \
 	X(mem_bw_read) \
 	X(mem_bw_write) \
-	X(mem_bw_copy)
+	X(mem_bw_rmw) \
+	X(mem_bw_copy) \
+	X(mem_bw_copy_hand) \
+	X(mem_bw_bzero) \
+	X(mem_stream_copy) \
+	X(mem_stream_scale) \
+	X(mem_stream_add) \
+	X(mem_stream_triad) \
+	X(mem_lat) \
+	X(mem_tlb) \
+	X(mem_line)
 
 /* cpu: processor operations, clock rate (src/bench/cpu-*.c) */
 #define BENCH_LIST_CPU(X) \

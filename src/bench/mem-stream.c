@@ -1,0 +1,253 @@
+/* mem-stream.c — the four kernels of McCalpin's STREAM on double arrays
+ * a, b, c with scalar 3.0 (lmbench has no counterpart; bw_mem is closest).
+ *
+ * One operation is one pass of one kernel over the arrays:
+ *     copy  c = a          scale  b = 3 c
+ *     add   c = a + b      triad  a = b + 3 c
+ * Bytes are counted as STREAM counts them: every array the kernel reads or
+ * writes, once — 16 bytes per element for copy and scale, 24 for add and
+ * triad — in MB/s with MB = 10^6 bytes. (mem.bw.copy counts the bytes
+ * copied, 8 per element, so the same memcpy is half of STREAM Copy.)
+ * Each array is at least 4 times the last-level cache, as STREAM's rules
+ * ask, except with --quick, where it is --mem-size.
+ *
+ * Each benchmark runs its kernel alone, timed by the harness an unknown
+ * number of times, so the state counts the passes; afterwards every
+ * element is checked against the same sequence run on scalars (STREAM's
+ * checkSTREAMresults), and a mismatch fails the benchmark. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bench.h"
+#include "harness.h"
+#include "result.h"
+#include "sysinfo.h"
+
+#define SCALAR 3.0
+
+enum { K_COPY, K_SCALE, K_ADD, K_TRIAD };
+static const char *const kname[] = { "copy", "scale", "add", "triad" };
+
+struct stream {
+	double *a, *b, *c;
+	size_t n;
+	uint64_t runs;		/* timed passes of this benchmark's kernel */
+};
+
+static void do_copy(double *restrict c, const double *restrict a, size_t n)
+{
+	size_t j;
+
+	for (j = 0; j < n; j++)
+		c[j] = a[j];
+}
+
+static void do_scale(double *restrict b, const double *restrict c, size_t n)
+{
+	size_t j;
+
+	for (j = 0; j < n; j++)
+		b[j] = SCALAR * c[j];
+}
+
+static void do_add(double *restrict c, const double *restrict a, const double *restrict b, size_t n)
+{
+	size_t j;
+
+	for (j = 0; j < n; j++)
+		c[j] = a[j] + b[j];
+}
+
+static void do_triad(double *restrict a, const double *restrict b, const double *restrict c,
+		     size_t n)
+{
+	size_t j;
+
+	for (j = 0; j < n; j++)
+		a[j] = b[j] + SCALAR * c[j];
+}
+
+static void kernel(struct stream *s, int k)
+{
+	double *a = s->a, *b = s->b, *c = s->c;
+
+	/* The pointers pass through a register barrier, so repeated passes
+	 * (which store the same values) cannot be merged into one. */
+	BENCH_KEEP(a);
+	BENCH_KEEP(b);
+	BENCH_KEEP(c);
+	switch (k) {
+	case K_COPY: do_copy(c, a, s->n); break;
+	case K_SCALE: do_scale(b, c, s->n); break;
+	case K_ADD: do_add(c, a, b, s->n); break;
+	default: do_triad(a, b, c, s->n); break;
+	}
+}
+
+static int op_k(void *state, uint64_t n, int k)
+{
+	struct stream *s = state;
+	uint64_t i;
+
+	for (i = 0; i < n; i++)
+		kernel(s, k);
+	s->runs += n;
+	bench_use((uint64_t)s->a[s->n / 2]);
+	return 0;
+}
+
+static int copy_op(void *state, uint64_t n) { return op_k(state, n, K_COPY); }
+static int scale_op(void *state, uint64_t n) { return op_k(state, n, K_SCALE); }
+static int add_op(void *state, uint64_t n) { return op_k(state, n, K_ADD); }
+static int triad_op(void *state, uint64_t n) { return op_k(state, n, K_TRIAD); }
+static int (*const kop[])(void *, uint64_t) = { copy_op, scale_op, add_op, triad_op };
+
+/* The same sequence on scalars: STREAM's initial values, the kernels
+ * before k once each, then kernel k runs times. */
+static void expected(int k, uint64_t runs, double *ea, double *eb, double *ec)
+{
+	double a = 1.0, b = 2.0, c = 0.0;
+	uint64_t r;
+	int j;
+
+	for (j = 0; j < k; j++)
+		switch (j) {
+		case K_COPY: c = a; break;
+		case K_SCALE: b = SCALAR * c; break;
+		default: c = a + b; break;
+		}
+	for (r = 0; r < runs; r++)
+		switch (k) {
+		case K_COPY: c = a; break;
+		case K_SCALE: b = SCALAR * c; break;
+		case K_ADD: c = a + b; break;
+		default: a = b + SCALAR * c; break;
+		}
+	*ea = a;
+	*eb = b;
+	*ec = c;
+}
+
+static int differs(double got, double want)
+{
+	double d = got - want, m = want < 0 ? -want : want;
+
+	if (d < 0)
+		d = -d;
+	return m > 0 ? d > 1e-13 * m : d > 1e-13;
+}
+
+static int validate(struct bench_ctx *ctx, const struct stream *s, int k)
+{
+	double e[3];
+	const double *arr[3] = { s->a, s->b, s->c };
+	size_t j;
+	int w;
+
+	expected(k, s->runs, &e[0], &e[1], &e[2]);
+	for (w = 0; w < 3; w++)
+		for (j = 0; j < s->n; j++)
+			if (differs(arr[w][j], e[w])) {
+				snprintf(ctx->reason, sizeof(ctx->reason),
+					 "STREAM %s failed validation after %llu passes: %c[%zu] = %.17g, "
+					 "expected %.17g", kname[k], (unsigned long long)s->runs,
+					 "abc"[w], j, arr[w][j], e[w]);
+				return -1;
+			}
+	return 0;
+}
+
+static int stream_run(struct bench_ctx *ctx, int k)
+{
+	const struct bench_opts *o = ctx->opt;
+	struct sysinfo si;
+	struct stream s = { 0 };
+	uint64_t llc, bytes = o->mem_size, copies = (uint64_t)(o->parallel > 0 ? o->parallel : 1);
+	size_t j;
+	int rc = -1, w;
+	double **arr[3] = { &s.a, &s.b, &s.c };
+
+	sysinfo_read(&si);
+	llc = sysinfo_llc_size(&si);
+	if (!o->quick && bytes < 4 * llc)
+		bytes = 4 * llc;
+	/* Three arrays per copy within half of RAM. */
+	if (si.mem_total && bytes > si.mem_total / 2 / 3 / copies) {
+		bytes = si.mem_total / 2 / 3 / copies;
+		result_param_str(ctx->res, "capped_by_ram", "yes");
+	}
+	s.n = (size_t)(bytes / sizeof(double));
+	if (s.n < 1024) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "arrays below 8 KiB");
+		return -1;
+	}
+	bytes = s.n * sizeof(double);
+	for (w = 0; w < 3; w++)
+		if (posix_memalign((void **)arr[w], 4096, bytes)) {
+			snprintf(ctx->reason, sizeof(ctx->reason),
+				 "cannot allocate 3 arrays of %llu bytes", (unsigned long long)bytes);
+			goto out;
+		}
+	/* STREAM's initial values, written here so page faults are not timed. */
+	for (j = 0; j < s.n; j++) {
+		s.a[j] = 1.0;
+		s.b[j] = 2.0;
+		s.c[j] = 0.0;
+	}
+	/* The kernels before this one in STREAM's order, so it reads the
+	 * values it reads in STREAM (scale then scales 1, not 0). */
+	for (w = 0; w < k; w++)
+		kernel(&s, w);
+	result_param_num(ctx->res, "array_bytes", (double)bytes);
+	result_param_num(ctx->res, "array_elements", (double)s.n);
+	result_param_num(ctx->res, "llc_bytes", (double)llc);
+	result_param_str(ctx->res, "meets_4x_llc", llc && bytes >= 4 * llc ? "yes" : "no");
+	result_param_num(ctx->res, "bytes_per_element", k < K_ADD ? 16 : 24);
+	{
+		struct measure m = {
+			.name = "", .unit = "MB/s", .kind = KIND_BANDWIDTH, .better = BETTER_HIGHER,
+			.op = kop[k], .state = &s,
+			.bytes_per_op = (double)s.n * (k < K_ADD ? 16 : 24),
+		};
+
+		if (harness_measure(ctx, &m, NULL) < 0)
+			goto out;
+	}
+	result_param_num(ctx->res, "kernel_runs", (double)s.runs);
+	if (validate(ctx, &s, k) < 0) {
+		result_param_str(ctx->res, "validated", "no");
+		goto out;
+	}
+	result_param_str(ctx->res, "validated", "yes");
+	rc = 0;
+out:
+	free(s.a);
+	free(s.b);
+	free(s.c);
+	return rc;
+}
+
+static int copy_run(struct bench_ctx *ctx) { return stream_run(ctx, K_COPY); }
+static int scale_run(struct bench_ctx *ctx) { return stream_run(ctx, K_SCALE); }
+static int add_run(struct bench_ctx *ctx) { return stream_run(ctx, K_ADD); }
+static int triad_run(struct bench_ctx *ctx) { return stream_run(ctx, K_TRIAD); }
+
+const struct bench bench_mem_stream_copy = {
+	.id = "mem.stream.copy", .group = "mem", .title = "STREAM Copy (c = a)",
+	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH, .run = copy_run,
+};
+
+const struct bench bench_mem_stream_scale = {
+	.id = "mem.stream.scale", .group = "mem", .title = "STREAM Scale (b = 3c)",
+	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH, .run = scale_run,
+};
+
+const struct bench bench_mem_stream_add = {
+	.id = "mem.stream.add", .group = "mem", .title = "STREAM Add (c = a + b)",
+	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH, .run = add_run,
+};
+
+const struct bench bench_mem_stream_triad = {
+	.id = "mem.stream.triad", .group = "mem", .title = "STREAM Triad (a = b + 3c)",
+	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH, .run = triad_run,
+};
