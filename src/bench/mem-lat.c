@@ -59,6 +59,8 @@ void *memlat_link(const struct memlat_chain *c, int random, uint64_t *seed)
 {
 	size_t k, i;
 
+	if (c->nodes == 0)
+		return c->base;
 	for (k = 0; k < c->nodes; k++)
 		*(void **)memlat_node(c, k) = random ? memlat_node(c, k)
 						     : memlat_node(c, (k + 1) % c->nodes);
@@ -83,8 +85,10 @@ int memlat_check(const struct memlat_chain *c, size_t *visited)
 	int rc = -1;
 
 	*visited = 0;
-	if (!seen)
+	if (!seen || c->nodes == 0) {
+		free(seen);
 		return -1;
+	}
 	seen[0] = 1;
 	for (p = *(void **)start; p != start; p = *(void **)p) {
 		char *q = p;

@@ -11,8 +11,8 @@
  *
  * --parallel N forks N copies of the whole benchmark; they line up on a
  * pipe barrier just before their first timed sample, then each sends its
- * bench_result back as JSON, and the parent aggregates (throughputs add,
- * latencies average, each copy's median is kept). */
+ * bench_result back as JSON, and the parent aggregates (throughputs in
+ * units per second add, other figures average, each copy's median is kept). */
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -300,6 +300,13 @@ static void run_single(struct harness *h, const struct bench *b, const struct be
 		result_set_status(br, ST_FAILED, ctx.reason[0] ? ctx.reason : "failed");
 }
 
+static int is_throughput(const char *unit)
+{
+	size_t l = strlen(unit);
+
+	return l > 2 && strcmp(unit + l - 2, "/s") == 0;
+}
+
 /* --parallel: aggregate the copies' results into br. */
 static void aggregate(struct bench_result *br, struct bench_result *copies, int n)
 {
@@ -350,8 +357,9 @@ static void aggregate(struct bench_result *br, struct bench_result *copies, int 
 			for (j = 0; j < ns; j++)
 				agg[j] += mc->samples[j];
 		}
-		/* Throughputs add up; latencies are averaged over the copies. */
-		if (agg && m0->better == BETTER_LOWER)
+		/* Throughputs (units per second) add up; everything else (times per
+		 * operation, a clock rate, a size) is averaged over the copies. */
+		if (agg && !is_throughput(m0->unit))
 			for (j = 0; j < ns; j++)
 				agg[j] /= n;
 		m = agg && per ? result_add_metric(br, m0->name, m0->unit, m0->better, agg, ns) : NULL;
