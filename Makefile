@@ -28,9 +28,9 @@ ifeq ($(V),1)
 Q =
 endif
 
-# How bakeoff was built is recorded in every result file.
-CCVERSION := $(shell $(CC) --version 2>/dev/null | head -n 1)
-DEFS = -DBAKEOFF_CC='"$(CC) ($(CCVERSION))"' -DBAKEOFF_CFLAGS='"$(CFLAGS)"'
+# How bakeoff was built is recorded in every result file (sysinfo adds the
+# compiler's own version string).
+DEFS = -DBAKEOFF_CC='"$(CC)"' -DBAKEOFF_CFLAGS='"$(CFLAGS)"'
 ALL_CFLAGS = $(STD) $(WARN) $(CFLAGS) -Isrc -Isrc/core -MMD -MP
 
 LIB_SRC  = $(wildcard src/core/*.c) $(wildcard src/bench/*.c) $(wildcard src/report/*.c)
@@ -51,7 +51,7 @@ $(BUILD)/libbakeoff.a: $(LIB_OBJ)
 	$(Q)ar rcs $@ $^
 
 $(BUILD)/src/core/sysinfo.o: ALL_CFLAGS += $(DEFS)
-$(BUILD)/src/main.o: ALL_CFLAGS += $(DEFS)
+$(BUILD)/src/core/sysinfo.o: Makefile
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -19,7 +19,6 @@
 #include "core/scratch.h"
 #include "core/sysinfo.h"
 #include "core/units.h"
-#include "core/version.h"
 #include "report/report.h"
 
 #define EXIT_FAILED 1
@@ -592,13 +591,16 @@ static int cmd_sysinfo(int argc, char **argv)
 
 static int cmd_version(int argc, char **argv)
 {
+	struct sysinfo si;
+
 	if (argc > 1 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
 		fputs(help_version, stdout);
 		return 0;
 	}
 	if (argc > 1)
 		return usage_error("version: unexpected argument '%s'", argv[1]);
-	printf("bakeoff %s\nbuilt with %s\nflags %s\n", BAKEOFF_VERSION, BAKEOFF_CC, BAKEOFF_CFLAGS);
+	sysinfo_read(&si);
+	printf("bakeoff %s\ncompiler %s\ncflags %s\n", si.version, si.compiler, si.cflags);
 	return 0;
 }
 

@@ -541,23 +541,21 @@ static int line_run(struct bench_ctx *ctx)
 		if (chase_measure(ctx, name, buf + strides[i], &lat[i]) < 0)
 			goto out;
 	}
-	lo = lat[0];
-	hi = lat[0];
-	for (i = 1; i < NS; i++)
-		if (lat[i] > hi)
-			hi = lat[i];
-	if (hi < 1.25 * lo) {
+	/* Same-line and next-line levels: medians of the three smallest and
+	 * three largest strides (one noisy point cannot move them). The line
+	 * is the smallest stride from which every point is past half way up:
+	 * noise only adds time, so a slow point below the line is skipped. */
+	lo = median_of(lat, 3);
+	hi = median_of(lat + NS - 3, 3);
+	if (hi < 1.2 * lo) {
 		snprintf(ctx->reason, sizeof(ctx->reason),
-			 "no latency step between strides 8 and 512 (%.2f .. %.2f ns)", lo, hi);
+			 "no latency step between strides 8 and 512 (%.2f -> %.2f ns)", lo, hi);
 		goto out;
 	}
-	/* The line: the smallest stride at which the time per load is past
-	 * half way from the same-line figure to the every-load-misses one. */
-	for (i = 0; i < NS; i++)
-		if (lat[i] >= (lo + hi) / 2) {
-			v = strides[i];
-			break;
-		}
+	for (k = NS; k > 0 && lat[k - 1] >= (lo + hi) / 2; k--)
+		v = strides[k - 1];
+	result_param_num(ctx->res, "same_line_ns", lo);
+	result_param_num(ctx->res, "next_line_ns", hi);
 	result_add_metric(ctx->res, "", "B", BETTER_LOWER, &v, 1);
 	if (oline) {
 		result_param_num(ctx->res, "os_line_bytes", oline);

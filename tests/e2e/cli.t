@@ -73,7 +73,7 @@ mkdir "$TMP/cwd"
 ok $? "run with the default output"
 f=$(ls "$TMP/cwd/results/" 2>/dev/null | head -n 1)
 check "saved as results/HOST-UTC.json" sh -c "echo '$f' | grep -Eq '^.+-[0-9]{8}T[0-9]{6}Z\\.json\$'"
-check "the default result reads back" "$BAKEOFF" report "$TMP/cwd/results/$f" >/dev/null
+check "the default result reads back" sh -c "'$BAKEOFF' report '$TMP/cwd/results/$f' >/dev/null"
 
 # Exit status 1 when a benchmark fails: an allocation the kernel refuses.
 if [ "$(cat /proc/sys/vm/overcommit_memory 2>/dev/null)" = 0 ]; then
@@ -91,7 +91,7 @@ fi
 if command -v make >/dev/null && [ -f Makefile ]; then
 	make -s install BUILD="${BUILD:-build}" DESTDIR="$TMP/dest" PREFIX=/usr >/dev/null 2>&1
 	ok $? "make install"
-	check "installed binary runs" "$TMP/dest/usr/bin/bakeoff" version
+	check "installed binary runs" sh -c "'$TMP/dest/usr/bin/bakeoff' version >/dev/null"
 	check "installed man page" test -s "$TMP/dest/usr/share/man/man1/bakeoff.1"
 else
 	skip "make not available"

@@ -151,7 +151,7 @@ int main(void)
 		harness_run_bench(&h, &spin_bench, &opt, sb);
 		is_int(sb->status, ST_OK, "busy-wait benchmark ok");
 		met = result_metric(sb, "");
-		ok(met && met->st.median > 1.95 && met->st.median < 2.15,
+		ok(met && met->st.median > 1.95 && met->st.median < 2.3,
 		   "2 us busy wait measured as %.3f us", met ? met->st.median : -1);
 		ok(sb->user_s + sb->sys_s > 0, "CPU time recorded (%.3f s)", sb->user_s + sb->sys_s);
 
@@ -162,7 +162,8 @@ int main(void)
 		is_int(sb->status, ST_OK, "2 parallel copies ok (%s)", sb->reason ? sb->reason : "");
 		met = result_metric(sb, "");
 		ok(met && met->ncopies == 2, "per-copy medians kept");
-		ok(met && met->st.median > 1.95 && met->st.median < 2.3,
+		/* Averaged, not added (the sum would be 4 us or more). */
+		ok(met && met->st.median > 1.95 && met->st.median < 3.9,
 		   "parallel busy wait averages %.3f us", met ? met->st.median : -1);
 		ok(result_param(sb, "parallel") && result_param(sb, "parallel")->num == 2,
 		   "parallel recorded as a parameter");
