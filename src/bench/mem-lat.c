@@ -366,7 +366,7 @@ static int lat_run(struct bench_ctx *ctx)
 	result_param_num(ctx->res, "chain_nodes", (double)chain_nodes);
 	result_param_num(ctx->res, "chains_checked", (double)chains);
 	result_param_num(ctx->res, "rand_max_bytes", (double)sizes[nrand - 1]);
-	result_param_num(ctx->res, "stride_max_bytes", (double)stride_max);
+	result_param_num(ctx->res, "stride_max_bytes", (double)sizes[i - 1]);
 	for (j = 1; j <= 3; j++)
 		if (os[j]) {
 			snprintf(name, sizeof(name), j == 1 ? "os_L1d_bytes" : "os_L%d_bytes", j);
