@@ -75,7 +75,7 @@ static const char *const help_run =
 	"      --parallel N      run N copies of each benchmark at once (default 1)\n"
 	"      --procs LIST      context-switch ring sizes (default 2,4,8,16)\n"
 	"      --ctx-sizes LIST  context-switch working sets (default 0,16k,64k)\n"
-	"      --pin             pin context-switch rings to one CPU\n"
+	"      --pin             pin context-switch rings and IPC latency pairs to one CPU\n"
 	"      --dir DIR         make the scratch directory under DIR (default $TMPDIR or /tmp)\n"
 	"\n"
 	"SIZE is a whole number of bytes with an optional binary suffix: 512, 4k, 1M,\n"

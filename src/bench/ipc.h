@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include "affinity.h"
 #include "bench.h"
 
 struct ipc_state {
@@ -16,6 +17,7 @@ struct ipc_state {
 	size_t msg;		/* bandwidth: bytes per operation */
 	char *reason;		/* ctx->reason, for failures seen in op() */
 	char fifo[2][PATH_MAX];	/* FIFO names still to unlink, "" when none */
+	struct affinity pin;	/* latency under --pin: the mask to restore */
 };
 
 /* A fresh state with no descriptors and no child. */
@@ -24,7 +26,10 @@ struct ipc_state *ipc_state_new(struct bench_ctx *ctx);
 /* Fork the echo peer: it reads one byte from rfd and writes it back to
  * wfd until EOF. close_in_child are the parent's ends (the child closes
  * them so that EOF reaches it when the parent closes; -1 entries are
- * skipped). Then one round trip proves the peer is running. */
+ * skipped). Then one round trip proves the peer is running. Under --pin
+ * the parent first pins itself to the CPU it is on, so the child inherits
+ * that one CPU; params "pinned" (yes/no/unsupported) and "pinned_cpu" are
+ * recorded, and ipc_teardown (or a failure here) restores the mask. */
 int ipc_start_echo(struct bench_ctx *ctx, struct ipc_state *s, int child_rfd, int child_wfd,
 		   const int close_in_child[2]);
 

@@ -390,8 +390,24 @@ static int lat_run(struct bench_ctx *ctx)
 		m = result_add_metric(ctx->res, name, "ns", BETTER_LOWER, lat + lv[j].first,
 				      lv[j].last - lv[j].first + 1);
 		if (j < nos) {
+			double end = (double)sizes[lv[j].last];
+
 			snprintf(name, sizeof(name), "L%d_end_bytes", j + 1);
-			result_param_num(ctx->res, name, (double)sizes[lv[j].last]);
+			result_param_num(ctx->res, name, end);
+			/* A plateau far from the size the OS reports is news: a VM
+			 * given a slice of the host's cache, or a cache shared with
+			 * busy neighbours. */
+			if (m && j + 1 <= 3 && os[j + 1] &&
+			    (end > 2.0 * (double)os[j + 1] || 2.0 * end < (double)os[j + 1])) {
+				char a[32], b[32];
+
+				size_name(a, sizeof(a), "", sizes[lv[j].last]);
+				size_name(b, sizeof(b), "", os[j + 1]);
+				snprintf(note, sizeof(note), "plateau ends at %s but the OS reports "
+					 "%s: the usable cache differs from the reported one "
+					 "(hypervisor partition or shared slice?)", a, b);
+				m->note = strdup(note);
+			}
 		} else {
 			main_from = (double)sizes[lv[j].first];
 			result_param_num(ctx->res, "main_from_bytes", main_from);

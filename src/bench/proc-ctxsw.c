@@ -16,12 +16,10 @@
  * cache the corrected figure keeps the cost of refilling it, which is part
  * of what a switch between processes with those working sets costs.
  *
- * --pin puts every ring process on one CPU (Linux sched_setaffinity), as
- * lmbench's lat_ctx is meant to be read: without it the scheduler may run
- * the ring across CPUs and the figure includes cross-CPU wakeups. */
-#if defined(__linux__)
-#define _GNU_SOURCE	/* sched_setaffinity, CPU_SET */
-#endif
+ * --pin puts every ring process on one CPU (affinity.h: the CPU bakeoff is
+ * on when the family starts; children inherit it), as lmbench's lat_ctx is
+ * meant to be read: without it the scheduler may run the ring across CPUs
+ * and the figure includes cross-CPU wakeups. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -29,9 +27,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#if defined(__linux__)
-#include <sched.h>
-#endif
+#include "affinity.h"
 #include "bench.h"
 #include "harness.h"
 #include "result.h"
@@ -325,61 +321,33 @@ static int measure_ring(struct bench_ctx *ctx, int procs, size_t size, double ov
 	return 0;
 }
 
-#if defined(__linux__)
-static cpu_set_t saved_mask;
-#endif
-
-/* Pin to the first CPU we may run on; record what happened. */
-static int pin_begin(struct bench_ctx *ctx, int *pinned)
+/* Pin to the CPU we are on (children forked later inherit it); record
+ * what happened. */
+static int pin_begin(struct bench_ctx *ctx, struct affinity *save)
 {
-	*pinned = 0;
+	int cpu = -1, rc;
+
+	save->saved = 0;
 	if (!ctx->opt->pin) {
 		result_param_str(ctx->res, "pinned", "no");
 		return 0;
 	}
-#if defined(__linux__)
-	{
-		cpu_set_t one;
-		int c;
-
-		if (sched_getaffinity(0, sizeof(saved_mask), &saved_mask) < 0) {
-			snprintf(ctx->reason, sizeof(ctx->reason), "sched_getaffinity: %s",
-				 strerror(errno));
-			return -1;
-		}
-		for (c = 0; c < CPU_SETSIZE && !CPU_ISSET(c, &saved_mask); c++)
-			;
-		CPU_ZERO(&one);
-		CPU_SET(c < CPU_SETSIZE ? c : 0, &one);
-		if (sched_setaffinity(0, sizeof(one), &one) < 0) {
-			snprintf(ctx->reason, sizeof(ctx->reason), "sched_setaffinity: %s",
-				 strerror(errno));
-			return -1;
-		}
-		*pinned = 1;
-		result_param_str(ctx->res, "pinned", "yes");
-		result_param_num(ctx->res, "pinned_cpu", c < CPU_SETSIZE ? c : 0);
+	rc = affinity_pin_here(save, &cpu);
+	if (rc < 0) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "pin to one CPU: %s", strerror(errno));
+		return -1;
 	}
-#else
-	result_param_str(ctx->res, "pinned", "unsupported");
-#endif
+	result_param_str(ctx->res, "pinned", rc ? "yes" : "unsupported");
+	if (rc)
+		result_param_num(ctx->res, "pinned_cpu", cpu);
 	return 0;
-}
-
-static void pin_end(int pinned)
-{
-#if defined(__linux__)
-	if (pinned)
-		sched_setaffinity(0, sizeof(saved_mask), &saved_mask);
-#else
-	(void)pinned;
-#endif
 }
 
 static int ctx_run(struct bench_ctx *ctx)
 {
 	const struct bench_opts *o = ctx->opt;
-	int np = o->nprocs, ns = o->nctx_sizes, i, j, pinned, rc = 0;
+	int np = o->nprocs, ns = o->nctx_sizes, i, j, rc = 0;
+	struct affinity pin;
 	char list[256], sz[32], name[64];
 	size_t len;
 
@@ -406,7 +374,7 @@ static int ctx_run(struct bench_ctx *ctx)
 		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%llu", i ? "," : "",
 					(unsigned long long)o->ctx_sizes[i]);
 	result_param_str(ctx->res, "ctx_sizes_bytes", list);
-	if (pin_begin(ctx, &pinned) < 0)
+	if (pin_begin(ctx, &pin) < 0)
 		return -1;
 	for (j = 0; j < ns && rc == 0; j++) {
 		size_t size = (size_t)o->ctx_sizes[j];
@@ -418,7 +386,7 @@ static int ctx_run(struct bench_ctx *ctx)
 		for (i = 0; i < np && rc == 0; i++)
 			rc = measure_ring(ctx, (int)o->procs[i], size, ov);
 	}
-	pin_end(pinned);
+	affinity_restore(&pin);
 	return rc;
 }
 

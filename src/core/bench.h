@@ -23,7 +23,7 @@ struct bench_opts {
 	uint64_t map_size;		/* --map-size: mmap / file benchmarks' file size */
 	int parallel;			/* --parallel N copies, 1 = none */
 	int quick;			/* --quick: small sizes */
-	int pin;			/* --pin: pin context-switch rings to one CPU */
+	int pin;			/* --pin: context-switch rings and IPC latency pairs on one CPU */
 	long procs[BENCH_MAX_LIST];	/* --procs */
 	int nprocs;
 	uint64_t ctx_sizes[BENCH_MAX_LIST];	/* --ctx-sizes */

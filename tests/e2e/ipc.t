@@ -24,6 +24,35 @@ check "AF_UNIX buffer sizes recorded" num_between \
 	"$(jget "$R" 'bench("ipc.unix.bw")->{params}{so_sndbuf_bytes}')" 1 1e9
 check "no file left in the scratch parent" [ -z "$(ls -A "$TMP/scratch")" ]
 
+for id in ipc.pipe.lat ipc.unix.lat ipc.fifo.lat; do
+	check "$id without --pin records pinned no" \
+		[ "$(jget "$R" "bench('$id')->{params}{pinned}")" = no ]
+done
+check "ipc.pipe.bw records no pinning" \
+	[ -z "$(jget "$R" 'bench("ipc.pipe.bw")->{params}{pinned}')" ]
+
+# --pin: both processes on the parent's CPU (Linux), recorded; the figure
+# is a same-CPU round trip, microseconds, not a unit error.
+N=$TMP/pin.json
+"$BAKEOFF" run -q --quick --samples 3 --pin --dir "$TMP/scratch" -o "$N" \
+	ipc.pipe.lat ipc.pipe.bw >/dev/null 2>"$TMP/errpin"
+ok $? "run --pin exits 0"
+check "--pin ipc.pipe.lat is ok" [ "$(status "$N" ipc.pipe.lat)" = ok ]
+check "--pin ipc.pipe.lat between 0.1 and 1000 us" \
+	num_between "$(median "$N" ipc.pipe.lat)" 0.1 1000
+pinned=$(jget "$N" 'bench("ipc.pipe.lat")->{params}{pinned}')
+if [ "$(uname -s)" = Linux ]; then
+	check "--pin ipc.pipe.lat recorded as pinned yes" [ "$pinned" = yes ]
+	check "--pin ipc.pipe.lat records pinned_cpu" \
+		num_between "$(jget "$N" 'bench("ipc.pipe.lat")->{params}{pinned_cpu}')" 0 4095
+else
+	skip "pinned yes is checked on Linux only (got $pinned)"
+	skip "pinned_cpu is checked on Linux only"
+fi
+check "--pin leaves bandwidth unpinned" \
+	[ -z "$(jget "$N" 'bench("ipc.pipe.bw")->{params}{pinned}')" ]
+check "no file left after the --pin run" [ -z "$(ls -A "$TMP/scratch")" ]
+
 P=$TMP/p.json
 "$BAKEOFF" run -q --quick --samples 3 --parallel 2 --dir "$TMP/scratch" -o "$P" \
 	ipc.pipe.lat ipc.fifo.lat >/dev/null 2>"$TMP/err2"
