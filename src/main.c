@@ -303,17 +303,31 @@ static int default_output(char *dst, size_t n, const char *host)
 	return -1;
 }
 
-static void progress(const struct run_args *a, int tty, size_t k, size_t total, const char *id,
-		     double elapsed)
+/* One line per benchmark on a terminal: while it runs, its number and the
+ * estimated time left (from the pace so far); when it is done, the line is
+ * rewritten with its main figure and how long it took. */
+static void progress(const struct run_args *a, int tty, size_t k, size_t total,
+		     const struct bench_result *br, const char *id, double elapsed)
 {
 	if (a->quiet || !tty)
 		return;
-	if (k == 0)
-		fprintf(stderr, "[%zu/%zu] %-24s", k + 1, total, id);
-	else
-		fprintf(stderr, "[%zu/%zu] %-24s ETA %.0f s", k + 1, total, id,
-			elapsed / (double)k * (double)(total - k));
-	fputc('\n', stderr);
+	if (!br) {
+		fprintf(stderr, "[%zu/%zu] %-26s", k + 1, total, id);
+		if (k > 0)
+			fprintf(stderr, " ... about %.0f s left", elapsed / (double)k * (double)(total - k));
+		fflush(stderr);
+		return;
+	}
+	fprintf(stderr, "\r\033[K[%zu/%zu] %-26s", k + 1, total, id);
+	if (br->status == ST_OK && br->nmetrics) {
+		char v[32];
+
+		fmt_num(v, sizeof(v), br->metrics[0].st.median);
+		fprintf(stderr, " %10s %-5s", v, br->metrics[0].unit);
+	} else {
+		fprintf(stderr, " %s", status_name(br->status));
+	}
+	fprintf(stderr, " (%.1f s)\n", br->wall_s);
 }
 
 static int cmd_run(int argc, char **argv)
@@ -381,11 +395,12 @@ static int cmd_run(int argc, char **argv)
 
 		if (!sel[i])
 			continue;
-		progress(&a, tty, k++, total, b->id, (double)(clock_ns() - t0) / 1e9);
+		progress(&a, tty, k, total, NULL, b->id, (double)(clock_ns() - t0) / 1e9);
 		br = result_add_bench(&r, b->id, b->group, b->title);
 		if (!br)
 			break;
 		harness_run_bench(&h, b, &a.opt, br);
+		progress(&a, tty, k++, total, br, b->id, 0);
 		if (br->status == ST_FAILED)
 			failed = 1;
 	}
