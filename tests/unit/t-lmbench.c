@@ -110,7 +110,9 @@ int main(void)
 	fig(&a, "mem.bw.copy", "", "MB/s", 5000.4);		/* -> 5000 */
 	fig(&a, "mem.lat", "L1", "ns", 1.234);
 	fig(&a, "mem.lat", "L2", "us", 0.0042);			/* -> 4.200 ns */
-	fig(&a, "mem.lat", "main", "ns", 85.5);
+	fig(&a, "mem.lat", "stride/4K", "ns", 1.5);
+	fig(&a, "mem.lat", "stride/64M", "ns", 3.5);		/* last stride point -> Main mem */
+	fig(&a, "mem.lat", "main", "ns", 85.5);			/* -> Rand mem */
 	fig(&a, "mem.line", "", "B", 64);
 	fig(&a, "cpu.mhz", "", "GHz", 2.9);			/* beats host.cpu_mhz */
 	bad(&a, "vm.mmap.lat", ST_UNSUPPORTED, "no mmap here");	/* File & VM: only this */
@@ -198,9 +200,10 @@ int main(void)
 	row(out, "*Local* Communication bandwidths", "beta", line, sizeof line);
 	is_str(field(line, 10, f, sizeof f), "9000", "second host's mem read");
 
-	/* Memory latencies: L1, L2 (us -> ns), main in both Main and Rand. */
+	/* Memory latencies: L1, L2 (us -> ns), the last stride point as Main
+	 * mem, the random walk's main plateau as Rand mem. */
 	is_str(row(out, "Memory latencies", "alpha.exa", line, sizeof line),
-	       "alpha.exa  Linux 6.18.4  2900  1.234  4.200       85.50       85.50          -",
+	       "alpha.exa  Linux 6.18.4  2900  1.234  4.200       3.500       85.50          -",
 	       "memory row under lmbench's headers");
 
 	/* Two results, two rows, in every section shown. */
