@@ -88,11 +88,12 @@ static const char *const help_list =
 	"reason when it cannot). Personalities are listed at the end.\n";
 
 static const char *const help_report =
-	"usage: bakeoff report [--format FMT] FILE...\n"
+	"usage: bakeoff report [--format FMT] [--all] FILE...\n"
 	"\n"
 	"Render result files again. FMT is text (the table the run printed, default),\n"
 	"json (one file, re-serialized) or lmbench (the lmbench 3 summary, one row\n"
-	"per file).\n"
+	"per file). --all adds to the text table every curve point and intermediate\n"
+	"figure (mem.lat's curve, proc.ctxsw's uncorrected times, ...).\n"
 	"A malformed, truncated or wrong-schema file exits 2 naming the byte offset.\n";
 
 static const char *const help_sysinfo =
@@ -122,7 +123,7 @@ static const char *verb_help(const char *verb)
 	return NULL;
 }
 
-static int render(const char *format, struct result *rs, int n, FILE *f);
+static int render(const char *format, struct result *rs, int n, int all, FILE *f);
 
 /* ---- run ---- */
 
@@ -424,7 +425,7 @@ static int cmd_run(int argc, char **argv)
 	if (strcmp(path, "-") != 0) {
 		result_to_json(&r, &json);
 		if (result_from_json(json.p, json.len, &back, &off, err, sizeof(err)) == 0) {
-			render(pers ? pers->format : "text", &back, 1, stdout);
+			render(pers ? pers->format : "text", &back, 1, 0, stdout);
 			result_free(&back);
 		} else {
 			fprintf(stderr, "bakeoff: internal error: result does not read back: byte %zu: %s\n",
@@ -497,7 +498,7 @@ static int cmd_list(int argc, char **argv)
 
 /* ---- report ---- */
 
-static int render(const char *format, struct result *rs, int n, FILE *f)
+static int render(const char *format, struct result *rs, int n, int all, FILE *f)
 {
 	const struct result **ptrs = calloc((size_t)n, sizeof(*ptrs));
 	int k;
@@ -518,7 +519,7 @@ static int render(const char *format, struct result *rs, int n, FILE *f)
 		for (k = 0; k < n; k++) {
 			if (k)
 				fputc('\n', f);
-			report_text(&rs[k], f);
+			report_text(&rs[k], f, all);
 		}
 	}
 	free(ptrs);
@@ -529,19 +530,21 @@ static int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
+		{ "all", no_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *format = "text";
 	struct result *rs;
 	char err[600];
-	int c, k, n, rc = 0;
+	int c, k, n, rc = 0, all = 0;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "hf:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "haf:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h': fputs(help_report, stdout); return 0;
+		case 'a': all = 1; break;
 		case 'f': format = optarg; break;
 		default:
 			return usage_error("report: bad option '%s' (see bakeoff report --help)",
@@ -562,7 +565,7 @@ static int cmd_report(int argc, char **argv)
 		if (result_load(argv[optind + k], &rs[k], err, sizeof(err)) < 0)
 			rc = usage_error("%s", err);
 	if (rc == 0)
-		render(format, rs, n, stdout);
+		render(format, rs, n, all, stdout);
 	for (k = 0; k < n; k++)
 		result_free(&rs[k]);
 	free(rs);

@@ -243,7 +243,7 @@ static int measure_overhead(struct bench_ctx *ctx, size_t size, const char *name
 	struct self s = { .ctx = ctx, .p = { -1, -1 }, .size = size };
 	struct measure m = {
 		.name = name, .unit = "us", .kind = KIND_LATENCY, .better = BETTER_LOWER,
-		.op = self_op, .state = &s, .ops_per_call = 1,
+		.op = self_op, .state = &s, .ops_per_call = 1, .detail = 1,
 	};
 	int rc = -1;
 
@@ -279,7 +279,7 @@ static int measure_ring(struct bench_ctx *ctx, int procs, size_t size, double ov
 	int rc, clamped = 0;
 	struct measure m = {
 		.unit = "us", .kind = KIND_LATENCY, .better = BETTER_LOWER,
-		.op = ring_op, .state = &r, .ops_per_call = procs,
+		.op = ring_op, .state = &r, .ops_per_call = procs, .detail = 1,
 	};
 
 	kib_name(sz, sizeof(sz), size);

@@ -237,6 +237,7 @@ int harness_measure(struct bench_ctx *ctx, const struct measure *m, double *medi
 	}
 	met->iterations = n;
 	met->overhead_ns = over;
+	met->detail = m->detail;
 	if (median)
 		*median = met->st.median;
 	rc = 0;
@@ -366,6 +367,7 @@ static void aggregate(struct bench_result *br, struct bench_result *copies, int 
 		if (m) {
 			m->iterations = m0->iterations;
 			m->overhead_ns = m0->overhead_ns;
+			m->detail = m0->detail;
 			m->per_copy = per;
 			m->ncopies = (size_t)n;
 			per = NULL;

@@ -34,6 +34,7 @@ struct measure {
 	double ops_per_call;	/* operations in op(state, 1); 0 means 1 */
 	uint64_t fixed_n;	/* nonzero: no calibration, n = fixed_n */
 	int no_loop_overhead;	/* op does not loop n times (fixed_n = 1 style) */
+	int detail;		/* a curve point / intermediate figure (see struct metric) */
 };
 
 void harness_default_cfg(struct harness_cfg *cfg);

@@ -220,6 +220,8 @@ static void write_bench(struct jw *w, const struct bench_result *b)
 			write_nums(w, "per_copy", m->per_copy, m->ncopies);
 		if (m->note)
 			jw_str(w, "note", m->note);
+		if (m->detail)
+			jw_bool(w, "detail", 1);
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);
@@ -354,7 +356,7 @@ static int read_nums(struct rd *rd, const struct json *obj, const char *key, dou
 
 static int read_metric(struct rd *rd, const struct json *j, struct bench_result *b)
 {
-	const struct json *name, *unit, *better, *note;
+	const struct json *name, *unit, *better, *note, *detail;
 	double *samples = NULL, *ci = NULL, iter, over;
 	size_t ns, nci;
 	struct metric *m;
@@ -401,6 +403,12 @@ static int read_metric(struct rd *rd, const struct json *j, struct bench_result 
 	}
 	if (note && note->type == JSON_STRING)
 		m->note = strdup(note->string);
+	detail = json_get(j, "detail");
+	if (detail && detail->type != JSON_BOOL) {
+		rd_fail(rd, detail, "\"detail\" must be true or false");
+		goto out;
+	}
+	m->detail = detail && detail->boolean;
 	rc = 0;
 out:
 	free(samples);

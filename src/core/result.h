@@ -31,6 +31,8 @@ struct metric {
 	double *per_copy;	/* --parallel: median of each copy */
 	size_t ncopies;
 	char *note;		/* a warning about this figure, or NULL */
+	int detail;		/* a curve point or an intermediate figure: kept in the
+				 * file, left out of the default table */
 };
 
 struct bench_result {

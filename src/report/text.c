@@ -38,9 +38,9 @@ void report_header(const struct result *r, FILE *f)
 		fprintf(f, "  - %s\n", r->guard.findings[k]);
 }
 
-void report_text(const struct result *r, FILE *f)
+void report_text(const struct result *r, FILE *f, int all)
 {
-	size_t i, j;
+	size_t i, j, hidden = 0;
 	int idw = 9, tw = 5;
 
 	report_header(r, f);
@@ -48,8 +48,12 @@ void report_text(const struct result *r, FILE *f)
 		const struct bench_result *b = &r->benches[i];
 
 		for (j = 0; j < b->nmetrics || j == 0; j++) {
-			int w = (int)strlen(b->id) + (b->nmetrics ? (int)strlen(b->metrics[j].name) + 1 : 0);
+			int w = (int)strlen(b->id);
 
+			if (j < b->nmetrics && b->metrics[j].detail && !all)
+				continue;
+			if (j < b->nmetrics)
+				w += (int)strlen(b->metrics[j].name) + 1;
 			if (w > idw)
 				idw = w;
 		}
@@ -69,6 +73,16 @@ void report_text(const struct result *r, FILE *f)
 		for (j = 0; j < b->nmetrics; j++) {
 			const struct metric *m = &b->metrics[j];
 			char id[160], med[32], lo[32], hi[32], ci[80];
+			int first = 1;
+			size_t k;
+
+			if (m->detail && !all) {
+				hidden++;
+				continue;
+			}
+			for (k = 0; k < j; k++)
+				if (all || !b->metrics[k].detail)
+					first = 0;
 
 			snprintf(id, sizeof(id), "%s%s%s", b->id, m->name[0] ? ":" : "", m->name);
 			fmt_num(med, sizeof(med), m->st.median);
@@ -76,7 +90,7 @@ void report_text(const struct result *r, FILE *f)
 			fmt_num(hi, sizeof(hi), m->st.ci_hi);
 			snprintf(ci, sizeof(ci), "%s .. %s", lo, hi);
 			fprintf(f, "%-*s  %-*s  %12s %-5s  %-23s %5.1f%% %4zu", idw, id, tw,
-				j == 0 ? b->title : "", med, m->unit, ci, m->st.cv * 100, m->st.n);
+				first ? b->title : "", med, m->unit, ci, m->st.cv * 100, m->st.n);
 			if (m->ncopies)
 				fprintf(f, "  (%zu copies)", m->ncopies);
 			if (m->note)
@@ -84,4 +98,7 @@ void report_text(const struct result *r, FILE *f)
 			fputc('\n', f);
 		}
 	}
+	if (hidden)
+		fprintf(f, "(%zu curve points and intermediate figures not shown: "
+			"bakeoff report --all FILE)\n", hidden);
 }

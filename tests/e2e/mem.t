@@ -50,4 +50,9 @@ check "mem.tlb pages plausible ($pages)" num_between "$pages" 4 1024
 check "mem.tlb before < after" num_between \
 	"$(jget "$R" 'metric("mem.tlb","after")->{median} / metric("mem.tlb","before")->{median}')" 1.1 1000
 check "table lists mem.lat:L1" grep -q "^mem.lat:L1 " "$TMP/out"
+check "curve points are marked detail" [ "$(jget "$R" 'metric("mem.lat","rand/512B")->{detail} ? 1 : 0')" = 1 ]
+check "the table leaves curve points out" sh -c "! grep -q '^mem.lat:rand/' '$TMP/out'"
+check "and says how many" grep -q "curve points and intermediate figures not shown" "$TMP/out"
+"$BAKEOFF" report --all "$R" >"$TMP/all"
+check "report --all shows them" grep -q "^mem.lat:rand/512B " "$TMP/all"
 done_testing
