@@ -83,14 +83,14 @@ static void stream_child(int wfd, size_t msg)
 	}
 }
 
-/* Fork a peer: what = 'e' (echo) or 's' (stream). */
-static int start_peer(struct bench_ctx *ctx, struct ipc_state *s, int what, int crfd, int cwfd,
-		      const int close_in_child[2])
+/* Fork a peer: what = 'e' (echo) or 's' (stream). The child closes the
+ * parent's ends, so that EOF reaches it when the parent closes them. */
+static int start_peer(struct bench_ctx *ctx, struct ipc_state *s, int what, int crfd, int cwfd)
 {
 	pid_t pid = harness_fork();
 
 	if (pid == 0) {
-		close_pair(close_in_child[0], close_in_child[1]);
+		close_pair(s->rfd, s->wfd);
 		if (what == 'e')
 			echo_child(crfd, cwfd);
 		stream_child(cwfd, s->msg);
@@ -105,42 +105,23 @@ static int start_peer(struct bench_ctx *ctx, struct ipc_state *s, int what, int 
 	return 0;
 }
 
-/* Under --pin, pin the parent to its current CPU before the fork; record
- * what happened as proc.ctxsw does. */
-static int pin_parent(struct bench_ctx *ctx, struct ipc_state *s)
-{
-	int cpu = -1, rc;
-
-	s->pin.saved = 0;
-	if (!ctx->opt->pin) {
-		result_param_str(ctx->res, "pinned", "no");
-		return 0;
-	}
-	rc = affinity_pin_here(&s->pin, &cpu);
-	if (rc < 0) {
-		snprintf(ctx->reason, sizeof(ctx->reason), "pin to one CPU: %s", strerror(errno));
-		return -1;
-	}
-	result_param_str(ctx->res, "pinned", rc ? "yes" : "unsupported");
-	if (rc)
-		result_param_num(ctx->res, "pinned_cpu", cpu);
-	return 0;
-}
-
 static void unpin_parent(struct ipc_state *s)
 {
 	affinity_restore(&s->pin);
 	s->pin.saved = 0;
 }
 
-int ipc_start_echo(struct bench_ctx *ctx, struct ipc_state *s, int crfd, int cwfd,
-		   const int close_in_child[2])
+int ipc_start_echo(struct bench_ctx *ctx, struct ipc_state *s, int crfd, int cwfd, int prfd,
+		   int pwfd)
 {
-	if (pin_parent(ctx, s) < 0) {
+	s->rfd = prfd;
+	s->wfd = pwfd;
+	result_param_num(ctx->res, "message_bytes", 1);
+	if (harness_pin(ctx, &s->pin) < 0) {
 		close_pair(crfd, cwfd);
 		return -1;
 	}
-	if (start_peer(ctx, s, 'e', crfd, cwfd, close_in_child) < 0) {
+	if (start_peer(ctx, s, 'e', crfd, cwfd) < 0) {
 		unpin_parent(s);
 		return -1;
 	}
@@ -159,11 +140,14 @@ int ipc_start_echo(struct bench_ctx *ctx, struct ipc_state *s, int crfd, int cwf
  * to run at once, one per CPU, as lmbench bw_pipe/bw_unix run them; on one
  * CPU they would take turns per buffer-full and the figure would measure
  * the scheduler. A cross-CPU wake-up is amortized over a whole chunk. */
-int ipc_start_stream(struct bench_ctx *ctx, struct ipc_state *s, int cwfd,
-		     const int close_in_child[2])
+int ipc_start_stream(struct bench_ctx *ctx, struct ipc_state *s, int cwfd, int prfd)
 {
 	long page = sysconf(_SC_PAGESIZE);
 
+	s->rfd = prfd;
+	s->msg = (size_t)ctx->opt->msg_size;
+	ctx->bytes_per_op = (double)s->msg;
+	result_param_num(ctx->res, "msg_size_bytes", (double)s->msg);
 	if (page <= 0)
 		page = 4096;
 	/* The reader's buffer starts 128 bytes past a page boundary, as in
@@ -177,7 +161,7 @@ int ipc_start_stream(struct bench_ctx *ctx, struct ipc_state *s, int cwfd,
 	}
 	s->buf = s->mem + ((size_t)page - (size_t)((uintptr_t)s->mem % (size_t)page)) + 128;
 	memset(s->mem, 0, s->msg + (size_t)page + 128);
-	if (start_peer(ctx, s, 's', -1, cwfd, close_in_child) < 0)
+	if (start_peer(ctx, s, 's', -1, cwfd) < 0)
 		return -1;
 	if (ipc_stream_op(s, 1) < 0) {
 		if (!ctx->reason[0])

@@ -45,7 +45,7 @@ fail:
 static int fifo_lat_setup(struct bench_ctx *ctx, void **state)
 {
 	struct ipc_state *s = ipc_state_new(ctx);
-	int to[2] = { -1, -1 }, from[2] = { -1, -1 }, mine[2], i;
+	int to[2] = { -1, -1 }, from[2] = { -1, -1 }, i;
 	char name[64];
 
 	if (!s)
@@ -77,12 +77,7 @@ static int fifo_lat_setup(struct bench_ctx *ctx, void **state)
 		unlink(s->fifo[i]);
 		s->fifo[i][0] = 0;
 	}
-	s->wfd = to[1];
-	s->rfd = from[0];
-	mine[0] = s->wfd;
-	mine[1] = s->rfd;
-	result_param_num(ctx->res, "message_bytes", 1);
-	return ipc_start_echo(ctx, s, to[0], from[1], mine);
+	return ipc_start_echo(ctx, s, to[0], from[1], from[0], to[1]);
 }
 
 const struct bench bench_ipc_fifo_lat = {

@@ -21,7 +21,7 @@
 static int pipe_lat_setup(struct bench_ctx *ctx, void **state)
 {
 	struct ipc_state *s = ipc_state_new(ctx);
-	int to[2], from[2], mine[2];
+	int to[2], from[2];
 
 	if (!s)
 		return -1;
@@ -36,12 +36,7 @@ static int pipe_lat_setup(struct bench_ctx *ctx, void **state)
 		close(to[1]);
 		return -1;
 	}
-	s->wfd = to[1];
-	s->rfd = from[0];
-	mine[0] = s->wfd;
-	mine[1] = s->rfd;
-	result_param_num(ctx->res, "message_bytes", 1);
-	return ipc_start_echo(ctx, s, to[0], from[1], mine);
+	return ipc_start_echo(ctx, s, to[0], from[1], from[0], to[1]);
 }
 
 const struct bench bench_ipc_pipe_lat = {
@@ -53,21 +48,16 @@ const struct bench bench_ipc_pipe_lat = {
 static int pipe_bw_setup(struct bench_ctx *ctx, void **state)
 {
 	struct ipc_state *s = ipc_state_new(ctx);
-	int p[2], mine[2] = { -1, -1 };
+	int p[2];
 
 	if (!s)
 		return -1;
 	*state = s;
-	s->msg = (size_t)ctx->opt->msg_size;
 	if (pipe(p) < 0) {
 		snprintf(ctx->reason, sizeof(ctx->reason), "pipe: %s", strerror(errno));
 		return -1;
 	}
-	s->rfd = p[0];
-	mine[0] = p[0];
-	ctx->bytes_per_op = (double)s->msg;
-	result_param_num(ctx->res, "msg_size_bytes", (double)s->msg);
-	return ipc_start_stream(ctx, s, p[1], mine);
+	return ipc_start_stream(ctx, s, p[1], p[0]);
 }
 
 const struct bench bench_ipc_pipe_bw = {

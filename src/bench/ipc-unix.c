@@ -40,17 +40,14 @@ static int make_pair(struct bench_ctx *ctx, int sv[2])
 static int unix_lat_setup(struct bench_ctx *ctx, void **state)
 {
 	struct ipc_state *s = ipc_state_new(ctx);
-	int sv[2], mine[2] = { -1, -1 };
+	int sv[2];
 
 	if (!s)
 		return -1;
 	*state = s;
 	if (make_pair(ctx, sv) < 0)
 		return -1;
-	s->rfd = s->wfd = sv[1];
-	mine[0] = sv[1];
-	result_param_num(ctx->res, "message_bytes", 1);
-	return ipc_start_echo(ctx, s, sv[0], sv[0], mine);
+	return ipc_start_echo(ctx, s, sv[0], sv[0], sv[1], sv[1]);
 }
 
 const struct bench bench_ipc_unix_lat = {
@@ -62,19 +59,14 @@ const struct bench bench_ipc_unix_lat = {
 static int unix_bw_setup(struct bench_ctx *ctx, void **state)
 {
 	struct ipc_state *s = ipc_state_new(ctx);
-	int sv[2], mine[2] = { -1, -1 };
+	int sv[2];
 
 	if (!s)
 		return -1;
 	*state = s;
-	s->msg = (size_t)ctx->opt->msg_size;
 	if (make_pair(ctx, sv) < 0)
 		return -1;
-	s->rfd = sv[1];
-	mine[0] = sv[1];
-	ctx->bytes_per_op = (double)s->msg;
-	result_param_num(ctx->res, "msg_size_bytes", (double)s->msg);
-	return ipc_start_stream(ctx, s, sv[0], mine);
+	return ipc_start_stream(ctx, s, sv[0], sv[1]);
 }
 
 const struct bench bench_ipc_unix_bw = {

@@ -23,20 +23,20 @@ struct ipc_state {
 /* A fresh state with no descriptors and no child. */
 struct ipc_state *ipc_state_new(struct bench_ctx *ctx);
 
-/* Fork the echo peer: it reads one byte from rfd and writes it back to
- * wfd until EOF. close_in_child are the parent's ends (the child closes
- * them so that EOF reaches it when the parent closes; -1 entries are
- * skipped). Then one round trip proves the peer is running. Under --pin
+/* Fork the echo peer: it reads one byte from child_rfd and writes it back
+ * to child_wfd until EOF; the parent keeps parent_rfd / parent_wfd (may be
+ * one descriptor) and records "message_bytes". Then one round trip proves
+ * the peer is running. Under --pin
  * the parent first pins itself to the CPU it is on, so the child inherits
  * that one CPU; params "pinned" (yes/no/unsupported) and "pinned_cpu" are
  * recorded, and ipc_teardown (or a failure here) restores the mask. */
 int ipc_start_echo(struct bench_ctx *ctx, struct ipc_state *s, int child_rfd, int child_wfd,
-		   const int close_in_child[2]);
+		   int parent_rfd, int parent_wfd);
 
-/* Fork the streaming peer: it writes msg-byte chunks to child_wfd until
- * the write fails (the parent closed its end). */
-int ipc_start_stream(struct bench_ctx *ctx, struct ipc_state *s, int child_wfd,
-		     const int close_in_child[2]);
+/* Fork the streaming peer: it writes --msg-size chunks to child_wfd until
+ * the write fails (the parent closed parent_rfd); sets bytes_per_op and
+ * records "msg_size_bytes". */
+int ipc_start_stream(struct bench_ctx *ctx, struct ipc_state *s, int child_wfd, int parent_rfd);
 
 /* n round trips of one byte. */
 int ipc_roundtrip_op(void *state, uint64_t n);

@@ -321,28 +321,6 @@ static int measure_ring(struct bench_ctx *ctx, int procs, size_t size, double ov
 	return 0;
 }
 
-/* Pin to the CPU we are on (children forked later inherit it); record
- * what happened. */
-static int pin_begin(struct bench_ctx *ctx, struct affinity *save)
-{
-	int cpu = -1, rc;
-
-	save->saved = 0;
-	if (!ctx->opt->pin) {
-		result_param_str(ctx->res, "pinned", "no");
-		return 0;
-	}
-	rc = affinity_pin_here(save, &cpu);
-	if (rc < 0) {
-		snprintf(ctx->reason, sizeof(ctx->reason), "pin to one CPU: %s", strerror(errno));
-		return -1;
-	}
-	result_param_str(ctx->res, "pinned", rc ? "yes" : "unsupported");
-	if (rc)
-		result_param_num(ctx->res, "pinned_cpu", cpu);
-	return 0;
-}
-
 static int ctx_run(struct bench_ctx *ctx)
 {
 	const struct bench_opts *o = ctx->opt;
@@ -374,7 +352,7 @@ static int ctx_run(struct bench_ctx *ctx)
 		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%llu", i ? "," : "",
 					(unsigned long long)o->ctx_sizes[i]);
 	result_param_str(ctx->res, "ctx_sizes_bytes", list);
-	if (pin_begin(ctx, &pin) < 0)
+	if (harness_pin(ctx, &pin) < 0)
 		return -1;
 	for (j = 0; j < ns && rc == 0; j++) {
 		size_t size = (size_t)o->ctx_sizes[j];

@@ -141,6 +141,24 @@ static int cmp_dbl(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* One timed call op(state, n); -1 with ctx->reason set when it failed or a
+ * signal arrived meanwhile. */
+static int timed_call(struct bench_ctx *ctx, const struct measure *m, uint64_t n, uint64_t *t0,
+		      uint64_t *t1)
+{
+	int rc;
+
+	errno = 0;
+	*t0 = ctx->h->cfg.now();
+	rc = m->op(m->state, n);
+	*t1 = ctx->h->cfg.now();
+	if (rc < 0)
+		return op_failed(ctx, errno);
+	if (scratch_interrupted())
+		return op_failed(ctx, EINTR);
+	return 0;
+}
+
 int harness_measure(struct bench_ctx *ctx, const struct measure *m, double *median)
 {
 	struct harness *h = ctx->h;
@@ -165,17 +183,8 @@ int harness_measure(struct bench_ctx *ctx, const struct measure *m, double *medi
 	while (!m->fixed_n) {
 		double mult;
 
-		t0 = cfg->now();
-		errno = 0;
-		if (m->op(m->state, n) < 0) {
-			op_failed(ctx, errno);
+		if (timed_call(ctx, m, n, &t0, &t1) < 0)
 			goto out;
-		}
-		t1 = cfg->now();
-		if (scratch_interrupted()) {
-			op_failed(ctx, EINTR);
-			goto out;
-		}
 		if (t1 - t0 >= cfg->target_ns || t1 - start > cfg->budget_ns / 2 ||
 		    n >= (1ull << 40))
 			break;
@@ -189,17 +198,8 @@ int harness_measure(struct bench_ctx *ctx, const struct measure *m, double *medi
 	for (k = 0; k < cap; k++) {
 		double r, c;
 
-		errno = 0;
-		t0 = cfg->now();
-		if (m->op(m->state, n) < 0) {
-			op_failed(ctx, errno);
+		if (timed_call(ctx, m, n, &t0, &t1) < 0)
 			goto out;
-		}
-		t1 = cfg->now();
-		if (scratch_interrupted()) {
-			op_failed(ctx, EINTR);
-			goto out;
-		}
 		r = (double)(t1 - t0);
 		c = r - over;
 		if (c < 0)
@@ -246,6 +246,26 @@ out:
 	free(raw);
 	free(cor);
 	return rc;
+}
+
+int harness_pin(struct bench_ctx *ctx, struct affinity *save)
+{
+	int cpu = -1, rc;
+
+	save->saved = 0;
+	if (!ctx->opt->pin) {
+		result_param_str(ctx->res, "pinned", "no");
+		return 0;
+	}
+	rc = affinity_pin_here(save, &cpu);
+	if (rc < 0) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "pin to one CPU: %s", strerror(errno));
+		return -1;
+	}
+	result_param_str(ctx->res, "pinned", rc ? "yes" : "unsupported");
+	if (rc)
+		result_param_num(ctx->res, "pinned_cpu", cpu);
+	return 0;
 }
 
 int harness_fork(void)

@@ -3,6 +3,7 @@
 #ifndef BAKEOFF_HARNESS_H
 #define BAKEOFF_HARNESS_H
 #include <stdint.h>
+#include "affinity.h"
 #include "bench.h"
 #include "clock.h"
 #include "result.h"
@@ -53,6 +54,12 @@ void harness_run_bench(struct harness *h, const struct bench *b, const struct be
 /* Value of a per-op time in ns for a kind/unit (exposed for tests). */
 double harness_convert(enum bench_kind kind, const char *unit, double ns_per_op,
 		       double bytes_per_op);
+
+/* --pin: pin the calling process to the CPU it is on (children forked
+ * afterwards inherit it) when ctx->opt->pin is set, saving the old mask in
+ * *save for affinity_restore(); records params "pinned" (yes, no,
+ * unsupported) and "pinned_cpu". Returns 0, or -1 with ctx->reason set. */
+int harness_pin(struct bench_ctx *ctx, struct affinity *save);
 
 /* fork() for benchmark helpers: the child gets default signal handling and
  * never runs bakeoff's cleanup. */

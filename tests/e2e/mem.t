@@ -26,9 +26,11 @@ for k in copy scale add triad; do
 done
 check "STREAM add counts 24 bytes per element" \
 	[ "$(jget "$R" "bench('mem.stream.add')->{params}{bytes_per_element}")" = 24 ]
-# STREAM Copy counts 16 bytes per element, mem.bw.copy 8: same order of magnitude.
-ratio=$(jget "$R" 'metric("mem.stream.copy")->{median} / metric("mem.bw.copy")->{median}')
-check "STREAM copy / bw copy plausible ($ratio)" num_between "$ratio" 0.5 8
+# STREAM Copy counts 16 bytes per element, the hand-written copy loop 8 for
+# the same traffic: about 2x. (Compared with the compiled loop, not libc's
+# memcpy, which a sanitizer build does not instrument.)
+ratio=$(jget "$R" 'metric("mem.stream.copy")->{median} / metric("mem.bw.copy_hand")->{median}')
+check "STREAM copy / hand copy plausible ($ratio)" num_between "$ratio" 0.5 8
 npts=$(jget "$R" 'scalar grep { $_->{name} =~ m{^rand/} } @{bench("mem.lat")->{metrics}}')
 check "mem.lat has rand/ points ($npts)" num_between "$npts" 10 100
 check "mem.lat has stride/ points" num_between \
