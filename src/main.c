@@ -138,7 +138,7 @@ struct run_args {
 
 enum {
 	OPT_QUICK = 256, OPT_SAMPLES, OPT_SAMPLE_TIME, OPT_BUDGET, OPT_MEM_SIZE, OPT_MSG_SIZE,
-	OPT_MAP_SIZE, OPT_PARALLEL, OPT_PROCS, OPT_CTX_SIZES, OPT_PIN, OPT_DIR, OPT_FORMAT, OPT_JSON,
+	OPT_MAP_SIZE, OPT_PARALLEL, OPT_PROCS, OPT_CTX_SIZES, OPT_PIN, OPT_DIR,
 };
 
 static int bad_value(const char *opt, const char *val, const char *want)
@@ -266,10 +266,8 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 			a->opt.map_size = 1 << 20;
 	}
 	a->opt.quick = a->quick;
-	if (a->set_samples && a->cfg.max_samples < a->cfg.samples)
-		a->cfg.max_samples = a->cfg.samples;
 	if (a->set_samples)
-		a->cfg.max_samples = 3 * a->cfg.samples;
+		a->cfg.max_samples = 3 * a->cfg.samples;	/* the adaptive ceiling */
 	return 0;
 }
 
@@ -370,6 +368,20 @@ static int cmd_run(int argc, char **argv)
 		free(sel);
 		return rc;
 	}
+	/* Where the result goes is settled before anything is measured. */
+	snprintf(host, sizeof(host), "%s", r.host.hostname[0] ? r.host.hostname : "host");
+	for (i = 0; host[i]; i++)
+		if (host[i] == '/' || host[i] == ' ')
+			host[i] = '_';
+	if (a.output) {
+		snprintf(path, sizeof(path), "%s", a.output);
+	} else if (default_output(path, sizeof(path), host) < 0) {
+		rc = usage_error("cannot create results/ in the current directory: %s "
+				 "(use -o FILE)", strerror(errno));
+		scratch_remove();
+		free(sel);
+		return rc;
+	}
 	a.opt.scratch = scratch_path();
 	scratch_signals();
 	if (!a.quiet && tty)
@@ -382,8 +394,8 @@ static int cmd_run(int argc, char **argv)
 	for (i = 0; i < (size_t)argc; i++)
 		r.argv[i + 1] = strdup(argv[i]);
 	r.profile = strdup(a.quick ? "quick" : "standard");
-	utc_now(path, sizeof(path), "%Y-%m-%dT%H:%M:%SZ");
-	r.start_utc = strdup(path);
+	utc_now(err, sizeof(err), "%Y-%m-%dT%H:%M:%SZ");
+	r.start_utc = strdup(err);
 	r.parallel = a.opt.parallel;
 	r.clock = h.clk;
 	r.loop_ns = h.loop_ns;
@@ -410,20 +422,9 @@ static int cmd_run(int argc, char **argv)
 	r.interrupted = scratch_interrupted();
 	free(sel);
 
-	snprintf(host, sizeof(host), "%s", r.host.hostname[0] ? r.host.hostname : "host");
-	for (i = 0; host[i]; i++)
-		if (host[i] == '/' || host[i] == ' ')
-			host[i] = '_';
-	if (a.output)
-		snprintf(path, sizeof(path), "%s", a.output);
-	else if (default_output(path, sizeof(path), host) < 0) {
-		fprintf(stderr, "bakeoff: results/: %s\n", strerror(errno));
-		result_free(&r);
-		return EXIT_FAILED;
-	}
 	/* The table is rendered from the JSON text, exactly as `report` would. */
+	result_to_json(&r, &json);
 	if (strcmp(path, "-") != 0) {
-		result_to_json(&r, &json);
 		if (result_from_json(json.p, json.len, &back, &off, err, sizeof(err)) == 0) {
 			render(pers ? pers->format : "text", &back, 1, 0, stdout);
 			result_free(&back);
@@ -432,10 +433,9 @@ static int cmd_run(int argc, char **argv)
 				off, err);
 			failed = 1;
 		}
-		buf_free(&json);
 	}
 	fflush(stdout);
-	if (result_save(&r, path, err, sizeof(err)) < 0) {
+	if (result_save_text(&json, path, err, sizeof(err)) < 0) {
 		fprintf(stderr, "bakeoff: cannot save the result: %s\n", err);
 		failed = 1;
 	} else if (strcmp(path, "-") != 0) {
@@ -443,6 +443,7 @@ static int cmd_run(int argc, char **argv)
 			r.interrupted ? " (interrupted: finished benchmarks only)" : "");
 	}
 	rc = r.interrupted ? EXIT_INTERRUPTED : failed ? EXIT_FAILED : 0;
+	buf_free(&json);
 	result_free(&r);
 	return rc;
 }

@@ -616,11 +616,21 @@ static int write_all(int fd, const char *p, size_t n)
 int result_save(const struct result *r, const char *path, char *err, size_t errlen)
 {
 	struct buf b = { 0 };
+	int rc;
+
+	result_to_json(r, &b);
+	rc = result_save_text(&b, path, err, errlen);
+	buf_free(&b);
+	return rc;
+}
+
+int result_save_text(const struct buf *json, const char *path, char *err, size_t errlen)
+{
+	const struct buf b = *json;
 	char tmp[4096];
 	int fd = -1, rc = -1;
 
-	result_to_json(r, &b);
-	if (b.oom) {
+	if (b.oom || !b.p) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
@@ -655,7 +665,6 @@ int result_save(const struct result *r, const char *path, char *err, size_t errl
 out:
 	if (fd >= 0)
 		close(fd);
-	buf_free(&b);
 	return rc;
 }
 

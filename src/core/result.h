@@ -74,6 +74,8 @@ struct result {
 
 const char *status_name(enum bench_status s);
 
+/* The returned pointer (like those into br->metrics from result_add_metric)
+ * stays valid only until the next call that adds to the same array. */
 struct bench_result *result_add_bench(struct result *r, const char *id, const char *group,
 				      const char *title);
 void result_set_status(struct bench_result *br, enum bench_status st, const char *reason);
@@ -96,6 +98,8 @@ int result_load(const char *path, struct result *r, char *err, size_t errlen);
 /* Writes atomically (temp file + link, never replacing an existing file).
  * path "-" writes to stdout. Returns 0, or -1 with err set. */
 int result_save(const struct result *r, const char *path, char *err, size_t errlen);
+/* The same for a result already serialized by result_to_json. */
+int result_save_text(const struct buf *json, const char *path, char *err, size_t errlen);
 void result_free(struct result *r);
 void result_bench_free(struct bench_result *br);
 /* One bench_result as a JSON document (used between --parallel copies). */

@@ -179,8 +179,7 @@ int main(void)
 	 * throughputs add, each copy's median is kept. */
 	{
 		struct bench_opts opt = { .parallel = 2 };
-		struct bench_result *pb = result_add_bench(&r, "p", "p", "p");
-		struct bench_result *pw = result_add_bench(&r, "w", "w", "w");
+		struct bench_result *pb = result_add_bench(&r, "p", "p", "p"), *pw;
 
 		fake_harness(&h);
 		harness_run_bench(&h, &fake_lat_bench, &opt, pb);
@@ -192,6 +191,7 @@ int main(void)
 		   "would be 200)", met ? met->st.median : -1);
 		ok(result_param(pb, "parallel") && result_param(pb, "parallel")->num == 2,
 		   "parallel recorded as a parameter");
+		pw = result_add_bench(&r, "w", "w", "w");	/* moves pb: done with it */
 		harness_run_bench(&h, &fake_bw_bench, &opt, pw);
 		met = result_metric(pw, "");
 		ok(pw->status == ST_OK && met && met->st.median == 20000,
