@@ -91,8 +91,14 @@ void report_text(const struct result *r, FILE *f, int all)
 			snprintf(ci, sizeof(ci), "%s .. %s", lo, hi);
 			fprintf(f, "%-*s  %-*s  %12s %-5s  %-23s %5.1f%% %4zu", idw, id, tw,
 				first ? b->title : "", med, m->unit, ci, m->st.cv * 100, m->st.n);
-			if (m->ncopies)
-				fprintf(f, "  (%zu copies)", m->ncopies);
+			if (m->ncopies) {
+				fprintf(f, "  (%zu copies:", m->ncopies);
+				for (k = 0; k < m->ncopies && k < 8; k++) {
+					fmt_num(med, sizeof(med), m->per_copy[k]);
+					fprintf(f, " %s", med);
+				}
+				fprintf(f, "%s)", m->ncopies > 8 ? " ..." : "");
+			}
 			if (m->note)
 				fprintf(f, "  [%s]", m->note);
 			fputc('\n', f);

@@ -16,4 +16,11 @@ check "mem_size recorded" [ "$(jget "$R" 'bench("mem.bw.copy")->{params}{mem_siz
 "$BAKEOFF" report "$R" >"$TMP/report"
 ok $? "report exits 0"
 check "report reprints the run's table" cmp -s "$TMP/out" "$TMP/report"
+# --parallel: the aggregate, and each copy's median in the table and the file.
+"$BAKEOFF" run -q --quick --samples 3 --parallel 2 -o "$TMP/p.json" mem.bw.read >"$TMP/pout" 2>&1
+ok $? "--parallel 2 run"
+check "two per-copy medians in the file" [ "$(jget "$TMP/p.json" 'scalar @{metric("mem.bw.read","")->{per_copy}}')" = 2 ]
+check "bandwidth of the copies added" num_between \
+	"$(jget "$TMP/p.json" 'my $m = metric("mem.bw.read",""); $m->{median} / ($m->{per_copy}[0] + $m->{per_copy}[1])')" 0.7 1.3
+check "the table shows each copy" grep -Eq "^mem.bw.read .*\(2 copies: [0-9.]+ [0-9.]+\)" "$TMP/pout"
 done_testing
