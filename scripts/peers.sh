@@ -31,12 +31,21 @@ median() {
 		if (!n) exit; for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
 		print (n % 2) ? v[int(n / 2)] : (v[n / 2 - 1] + v[n / 2]) / 2 }' "$TMP/vals"
 }
-# bk FILE KEY ID — put bakeoff's median for ID from FILE under KEY
+# bk FILE KEY ID — put bakeoff's median for ID from FILE under KEY, its CV
+# (in per cent) under KEY.cv, and under KEY.tw the time-weighted mean of its
+# samples: total work / total time, the statistic perf bench, mbw and
+# sysbench print (for a time per operation the plain mean, for a rate the
+# harmonic mean).
 bk() {
-	put "$2" "$(perl -MJSON::PP -e '
+	perl -MJSON::PP -e '
 		local $/; open my $f, "<", $ARGV[0] or exit; my $r = decode_json(<$f>);
 		for my $b (@{$r->{benchmarks}}) { next unless $b->{id} eq $ARGV[1] && $b->{status} eq "ok";
-			for my $m (@{$b->{metrics}}) { print $m->{median} if $m->{name} eq "" } }' "$1" "$3")"
+			for my $m (@{$b->{metrics}}) { next if $m->{name} ne "";
+				my @x = @{$m->{samples}}; my $tw = 0;
+				if ($m->{unit} =~ m{/s$}) { $tw += 1 / $_ for @x; $tw = @x / $tw }
+				else { $tw += $_ for @x; $tw /= @x }
+				print "$ARGV[2] $m->{median}\n$ARGV[2].cv ", 100 * $m->{cv}, "\n$ARGV[2].tw $tw\n" } }' \
+		"$1" "$3" "$2" >>"$TMP/vals"
 }
 # mib2mb — MiB/s on stdin to MB/s
 mib2mb() { awk '{ printf "%.0f", $1 * 1.048576 }'; }
@@ -49,8 +58,10 @@ while [ "$r" -le "$ROUNDS" ]; do
 	"$BAKEOFF" run -q --mem-size "${MEM}M" -o "$TMP/r$r.json" \
 		proc.syscall.null ipc.pipe.lat mem.bw.copy mem.bw.copy_hand mem.bw.write mem.bw.read \
 		>/dev/null 2>"$TMP/err" || cat "$TMP/err"
-	# Same-CPU pipe latency: both processes pinned, as taskset -c 0 does for perf.
-	"$BAKEOFF" run -q --pin -o "$TMP/p$r.json" ipc.pipe.lat >/dev/null 2>"$TMP/err" || cat "$TMP/err"
+	# Same-CPU pipe latency: both processes pinned to CPU 0, as perf is below.
+	pin0=
+	[ $HAVE_TASKSET = 1 ] && pin0="taskset -c 0"
+	$pin0 "$BAKEOFF" run -q --pin -o "$TMP/p$r.json" ipc.pipe.lat >/dev/null 2>"$TMP/err" || cat "$TMP/err"
 	for id in proc.syscall.null ipc.pipe.lat mem.bw.copy mem.bw.copy_hand mem.bw.write mem.bw.read; do
 		bk "$TMP/r$r.json" "$id" "$id"
 	done
@@ -81,17 +92,20 @@ line() {
 	b=$(median "$2")
 	p=$(median "$4")
 	if [ -z "$p" ]; then
-		printf '%-24s %-18s %10s %-4s   %-38s skipped: %s\n' "$1" "${2%%+*}" "${b:--}" "$3" "$5" "$6"
+		printf '%-24s %-18s %8s %-4s %6s %8s   %-36s skipped: %s\n' "$1" "${2%%+*}" "${b:--}" "$3" "" "" "$5" "$6"
 		return
 	fi
-	awk -v f="$1" -v id="$2" -v b="$b" -v u="$3" -v pn="$5" -v p="$p" 'BEGIN {
+	awk -v f="$1" -v id="$2" -v b="$b" -v cv="$(median "$2.cv")" -v tw="$(median "$2.tw")" \
+		-v u="$3" -v pn="$5" -v p="$p" 'BEGIN {
 		sub(/^pin\./, "ipc.", id); sub(/pipe$/, "pipe.lat --pin", id)
-		printf "%-24s %-18s %10.4g %-4s   %-38s %10.4g %-4s %6s\n", f, id, b, u, pn, p, u,
-			(b != "" && p > 0) ? sprintf("%.2f", b / p) : "-" }'
+		printf "%-24s %-18s %8.4g %-4s %5.1f%% %8.4g   %-36s %8.4g %-4s %5s %5s\n", f, id, b, u, cv,
+			tw, pn, p, u, (b != "" && p > 0) ? sprintf("%.2f", b / p) : "-",
+			(tw != "" && p > 0) ? sprintf("%.2f", tw / p) : "-" }'
 }
 
 echo
-printf '%-24s %-18s %15s   %-38s %15s %6s\n' "figure" "bakeoff id" "bakeoff" "peer" "peer" "ratio"
+printf '%-24s %-18s %13s %6s %8s   %-36s %13s %5s %5s\n' "figure" "bakeoff id" "bakeoff" "CV" "mean" \
+	"peer" "peer" "ratio" "mean"
 nope="perf bench (Debian linux-perf) not installed or not permitted"
 line "null syscall (getppid)" proc.syscall.null ns perf.syscall "perf bench syscall basic" "$nope"
 line "pipe round trip" ipc.pipe.lat us perf.pipe "perf bench sched pipe" "$nope"
@@ -102,6 +116,8 @@ line "hand copy loop ${MEM} MiB" mem.bw.copy_hand MB/s mbw.dumb "mbw -t1 (dumb l
 line "sequential write" mem.bw.write MB/s sysbench.write "sysbench memory --memory-oper=write" "sysbench not installed (apt-get install sysbench)"
 line "sequential read" mem.bw.read MB/s sysbench.read "sysbench memory --memory-oper=read" "sysbench not installed"
 echo
-echo "Each figure is the median of $ROUNDS rounds; ratio = bakeoff / peer in the same unit"
+echo "Each figure is the median of $ROUNDS rounds. bakeoff: its figure (the median of its"
+echo "samples) and CV; mean: the same samples as total work / total time, the statistic the"
+echo "peers print. ratio = bakeoff / peer, mean = mean / peer, in the same unit"
 echo "(MB = 10^6 bytes; perf's GiB/s and mbw's and sysbench's MiB/s converted)."
 echo "docs/peers.md explains where and why the figures differ."
