@@ -1,9 +1,9 @@
 #!/bin/sh
 # peers.sh — run established peers beside bakeoff on the same machine, in
 # one go, and print both figures in the same unit with their ratio
-# (bakeoff / peer). Both sides are run ROUNDS times (default 5), taking
-# turns, and each figure is the median of its rounds, so a slow moment of
-# the machine hits both alike. A peer that is not installed is skipped with
+# (bakeoff / peer). Each figure is measured by bakeoff right before its
+# peers, ROUNDS times (default 5), and each side's figure is the median of
+# its rounds, so a slow moment of the machine hits both alike. A peer that is not installed is skipped with
 # a line that says so. Units: perf bench's "GB/sec" is 2^30 bytes/s; mbw
 # and sysbench print MiB/s (2^20); bakeoff's MB/s is 10^6 bytes/s. Peers'
 # figures are converted to bakeoff's unit before the ratio is taken.
@@ -52,38 +52,48 @@ mib2mb() { awk '{ printf "%.0f", $1 * 1.048576 }'; }
 
 echo "bakeoff peers on $(uname -n), $(date -u +%Y-%m-%dT%H:%M:%SZ): $ROUNDS rounds, memory buffers $MEM MiB"
 : >"$TMP/vals"
+pin0=
+[ $HAVE_TASKSET = 1 ] && pin0="taskset -c 0"
+# bkrun KEY ID [OPTION...] — run one bakeoff benchmark and keep its figures
+# under KEY; each is run right before its peers, so both meet the same
+# moment of a noisy host.
+bkrun() {
+	_k=$1 _id=$2
+	shift 2
+	"$BAKEOFF" run -q --mem-size "${MEM}M" -o "$TMP/b.json" "$@" "$_id" >/dev/null 2>"$TMP/err" ||
+		cat "$TMP/err"
+	bk "$TMP/b.json" "$_k" "$_id"
+	rm -f "$TMP/b.json"
+}
+mbw_copy() {
+	mbw -q -n 10 -t"$1" "$MEM" 2>/dev/null |
+		awk '/^AVG/ { for (i = 1; i <= NF; i++) if ($i == "Copy:") print $(i + 1) }' | mib2mb
+}
 r=1
 while [ "$r" -le "$ROUNDS" ]; do
-	echo "round $r of $ROUNDS: bakeoff ..."
-	"$BAKEOFF" run -q --mem-size "${MEM}M" -o "$TMP/r$r.json" \
-		proc.syscall.null ipc.pipe.lat mem.bw.copy mem.bw.copy_hand mem.bw.write mem.bw.read \
-		>/dev/null 2>"$TMP/err" || cat "$TMP/err"
+	echo "round $r of $ROUNDS ..."
+	bkrun proc.syscall.null proc.syscall.null
+	bkrun ipc.pipe.lat ipc.pipe.lat
 	# Same-CPU pipe latency: both processes pinned to CPU 0, as perf is below.
-	pin0=
-	[ $HAVE_TASKSET = 1 ] && pin0="taskset -c 0"
-	$pin0 "$BAKEOFF" run -q --pin -o "$TMP/p$r.json" ipc.pipe.lat >/dev/null 2>"$TMP/err" || cat "$TMP/err"
-	for id in proc.syscall.null ipc.pipe.lat mem.bw.copy mem.bw.copy_hand mem.bw.write mem.bw.read; do
-		bk "$TMP/r$r.json" "$id" "$id"
-	done
-	bk "$TMP/p$r.json" pin.pipe ipc.pipe.lat
-	echo "round $r of $ROUNDS: peers ..."
+	$pin0 "$BAKEOFF" run -q --pin -o "$TMP/b.json" ipc.pipe.lat >/dev/null 2>"$TMP/err" || cat "$TMP/err"
+	bk "$TMP/b.json" pin.pipe ipc.pipe.lat
+	rm -f "$TMP/b.json"
 	if [ $HAVE_PERF = 1 ]; then
 		put perf.syscall "$(perf bench syscall basic 2>/dev/null | awk '/usecs\/op/ { print $1 * 1000 }')"
 		put perf.pipe "$(perf bench sched pipe -l 20000 2>/dev/null | awk '/usecs\/op/ { print $1 }')"
 		[ $HAVE_TASKSET = 1 ] && put perf.pinpipe "$(taskset -c 0 perf bench sched pipe -l 100000 2>/dev/null | awk '/usecs\/op/ { print $1 }')"
-		put perf.memcpy "$(perf bench mem memcpy -f default -s "${MEM}MB" -l 20 2>/dev/null | awk '/GB\/sec/ { printf "%.0f", $1 * 1073741824 / 1e6 }')"
 	fi
-	if have mbw; then
-		put mbw.memcpy "$(mbw -q -n 10 -t0 "$MEM" 2>/dev/null | awk '/^AVG/ { for (i = 1; i <= NF; i++) if ($i == "Copy:") print $(i + 1) }' | mib2mb)"
-		put mbw.dumb "$(mbw -q -n 10 -t1 "$MEM" 2>/dev/null | awk '/^AVG/ { for (i = 1; i <= NF; i++) if ($i == "Copy:") print $(i + 1) }' | mib2mb)"
-	fi
-	if have sysbench; then
-		for op in write read; do
-			put "sysbench.$op" "$(sysbench memory --memory-block-size="${MEM}M" \
-				--memory-total-size="$((MEM * 64))M" --memory-oper=$op --memory-access-mode=seq run 2>/dev/null |
-				sed -n 's/.*(\([0-9.]*\) MiB\/sec).*/\1/p' | mib2mb)"
-		done
-	fi
+	bkrun mem.bw.copy mem.bw.copy
+	[ $HAVE_PERF = 1 ] && put perf.memcpy "$(perf bench mem memcpy -f default -s "${MEM}MB" -l 20 2>/dev/null | awk '/GB\/sec/ { printf "%.0f", $1 * 1073741824 / 1e6 }')"
+	have mbw && put mbw.memcpy "$(mbw_copy 0)"
+	bkrun mem.bw.copy_hand mem.bw.copy_hand
+	have mbw && put mbw.dumb "$(mbw_copy 1)"
+	for op in write read; do
+		bkrun mem.bw.$op mem.bw.$op
+		have sysbench && put "sysbench.$op" "$(sysbench memory --memory-block-size="${MEM}M" \
+			--memory-total-size="$((MEM * 64))M" --memory-oper=$op --memory-access-mode=seq run 2>/dev/null |
+			sed -n 's/.*(\([0-9.]*\) MiB\/sec).*/\1/p' | mib2mb)"
+	done
 	r=$((r + 1))
 done
 
