@@ -25,7 +25,7 @@
 #define EXIT_USAGE 2
 #define EXIT_INTERRUPTED 130
 
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...) BAKEOFF_PRINTF(1, 2);
 static int usage_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -68,7 +68,8 @@ static const char *const help_run =
 	"      --quick           small sizes and short samples (a smoke run)\n"
 	"      --samples N       samples per figure, at least (default 11)\n"
 	"      --sample-time DUR minimum length of one sample (default 10ms, quick 2ms)\n"
-	"      --budget DUR      time bound of one measurement (default 5s, quick 1s)\n"
+	"      --budget DUR      time bound of calibration and extra samples (default 5s,\n"
+	"                        quick 1s); the minimum --samples always run\n"
 	"      --mem-size SIZE   memory benchmarks' buffer (default 64M, quick 16M)\n"
 	"      --msg-size SIZE   IPC bandwidth transfer size (default 64k)\n"
 	"      --map-size SIZE   file size of VM benchmarks (default 8M, quick 1M)\n"
@@ -383,19 +384,25 @@ static int cmd_run(int argc, char **argv)
 		return rc;
 	}
 	a.opt.scratch = scratch_path();
+	a.opt.host = &r.host;
 	scratch_signals();
 	if (!a.quiet && tty)
 		fprintf(stderr, "bakeoff: measuring the clock and loop overhead...\n");
 	harness_init(&h, &a.cfg);
 	guard_check(&r.guard, &r.host, &a.opt, memory);
-	r.argc = argc + 1;
 	r.argv = calloc((size_t)argc + 2, sizeof(char *));
-	r.argv[0] = strdup("bakeoff");
-	for (i = 0; i < (size_t)argc; i++)
-		r.argv[i + 1] = strdup(argv[i]);
+	for (i = 0; r.argv && i <= (size_t)argc && (r.argv[i] = strdup(i ? argv[i - 1] : "bakeoff"));
+	     i++)
+		r.argc++;
 	r.profile = strdup(a.quick ? "quick" : "standard");
 	utc_now(err, sizeof(err), "%Y-%m-%dT%H:%M:%SZ");
 	r.start_utc = strdup(err);
+	if (!r.argv || r.argc != argc + 1 || !r.profile || !r.start_utc) {
+		scratch_remove();
+		free(sel);
+		result_free(&r);
+		return usage_error("out of memory");
+	}
 	r.parallel = a.opt.parallel;
 	r.clock = h.clk;
 	r.loop_ns = h.loop_ns;

@@ -85,20 +85,23 @@ static int read_op(void *state, uint64_t n)
 	return 0;
 }
 
+/* words is copied into a local: through s->words the compiler must reload it
+ * after every store (p may alias it), which keeps the loop scalar. */
 static int write_op(void *state, uint64_t n)
 {
 	struct bw_state *s = state;
 	uint64_t *p = s->src, i, k;
+	size_t words = s->words;
 
 	for (k = 0; k < n; k++) {
 		uint64_t v = k;
 
 		BENCH_KEEP(v);
-		for (i = 0; i < s->words; i++)
+		for (i = 0; i < words; i++)
 			p[i] = v;
 		BENCH_KEEP(p);
 	}
-	bench_use(p[s->words - 1]);
+	bench_use(p[words - 1]);
 	return 0;
 }
 
@@ -119,16 +122,17 @@ static int rmw_op(void *state, uint64_t n)
 {
 	struct bw_state *s = state;
 	uint64_t *p = s->src, i, k;
+	size_t words = s->words;
 
 	for (k = 0; k < n; k++) {
 		uint64_t v = k | 1;
 
 		BENCH_KEEP(v);
-		for (i = 0; i < s->words; i++)
+		for (i = 0; i < words; i++)
 			p[i] += v;
 		BENCH_KEEP(p);
 	}
-	bench_use(p[s->words - 1]);
+	bench_use(p[words - 1]);
 	return 0;
 }
 

@@ -30,6 +30,7 @@
 #include "harness.h"
 #include "mem-lat.h"
 #include "result.h"
+#include "stats.h"
 #include "sysinfo.h"
 
 #define LAT_NODE 64		/* bytes per node of mem.lat: one cache line */
@@ -108,24 +109,11 @@ out:
 	return rc;
 }
 
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static double median_of(const double *v, size_t n)
 {
-	double *t = malloc(n * sizeof(double)), m;
+	struct stats st;
 
-	if (!t)
-		return v[n / 2];
-	memcpy(t, v, n * sizeof(double));
-	qsort(t, n, sizeof(double), cmp_dbl);
-	m = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-	free(t);
-	return m;
+	return stats_compute(v, n, &st) == 0 ? st.median : v[n / 2];
 }
 
 static double med3(double a, double b, double c)
@@ -287,7 +275,8 @@ static int chain_failed(struct bench_ctx *ctx, const char *what, uint64_t bytes,
 static int lat_run(struct bench_ctx *ctx)
 {
 	const struct bench_opts *o = ctx->opt;
-	struct sysinfo si;
+	struct sysinfo host;
+	const struct sysinfo *si;
 	uint64_t os[4], sizes[MAX_POINTS], t0 = clock_ns();
 	uint64_t stride_max, rand_max, llc, seed = 0x5eed;
 	double lat[MAX_POINTS], main_from = 0;
@@ -296,9 +285,9 @@ static int lat_run(struct bench_ctx *ctx)
 	int nos, oline, nlv, j, rc = -1;
 	char *buf = NULL, name[64], note[200];
 
-	sysinfo_read(&si);
-	nos = os_caches(&si, os, &oline);
-	llc = sysinfo_llc_size(&si);
+	si = harness_host(ctx, &host);
+	nos = os_caches(si, os, &oline);
+	llc = sysinfo_llc_size(si);
 	stride_max = o->mem_size;
 	if (o->quick && stride_max > (4u << 20))
 		stride_max = 4u << 20;
@@ -307,7 +296,7 @@ static int lat_run(struct bench_ctx *ctx)
 	 * twice the LLC, within a quarter of RAM shared by the copies. */
 	if (!o->quick && llc && 2 * llc > rand_max) {
 		uint64_t copies = (uint64_t)(o->parallel > 0 ? o->parallel : 1);
-		uint64_t cap = si.mem_total ? si.mem_total / 4 / copies : 2 * llc;
+		uint64_t cap = si->mem_total ? si->mem_total / 4 / copies : 2 * llc;
 		uint64_t want = 2 * llc < cap ? 2 * llc : cap;
 
 		if (want > rand_max)
@@ -513,15 +502,16 @@ static int line_run(struct bench_ctx *ctx)
 {
 	static const unsigned strides[] = { 8, 16, 32, 64, 128, 256, 512 };
 	enum { NS = sizeof strides / sizeof strides[0] };
-	struct sysinfo si;
+	struct sysinfo host;
+	const struct sysinfo *si;
 	uint64_t os[4], bytes, seed = 0x11e;
 	double lat[NS], lo, hi, v = 0;
 	size_t i, k, seen;
 	int oline, rc = -1;
 	char *buf, name[32];
 
-	sysinfo_read(&si);
-	os_caches(&si, os, &oline);
+	si = harness_host(ctx, &host);
+	os_caches(si, os, &oline);
 	/* Missing L1 (16 times its size) but hitting L2 (half of it): the
 	 * timed miss is an L1 miss, which the L2's pair prefetcher cannot hide. */
 	bytes = os[1] ? 16 * os[1] : 512 << 10;

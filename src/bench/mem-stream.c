@@ -160,20 +160,21 @@ static int validate(struct bench_ctx *ctx, const struct stream *s, int k)
 static int stream_run(struct bench_ctx *ctx, int k)
 {
 	const struct bench_opts *o = ctx->opt;
-	struct sysinfo si;
+	struct sysinfo host;
+	const struct sysinfo *si;
 	struct stream s = { 0 };
 	uint64_t llc, bytes = o->mem_size, copies = (uint64_t)(o->parallel > 0 ? o->parallel : 1);
 	size_t j;
 	int rc = -1, w;
 	double **arr[3] = { &s.a, &s.b, &s.c };
 
-	sysinfo_read(&si);
-	llc = sysinfo_llc_size(&si);
+	si = harness_host(ctx, &host);
+	llc = sysinfo_llc_size(si);
 	if (!o->quick && bytes < 4 * llc)
 		bytes = 4 * llc;
 	/* Three arrays per copy within half of RAM. */
-	if (si.mem_total && bytes > si.mem_total / 2 / 3 / copies) {
-		bytes = si.mem_total / 2 / 3 / copies;
+	if (si->mem_total && bytes > si->mem_total / 2 / 3 / copies) {
+		bytes = si->mem_total / 2 / 3 / copies;
 		result_param_str(ctx->res, "capped_by_ram", "yes");
 	}
 	s.n = (size_t)(bytes / sizeof(double));

@@ -29,10 +29,12 @@ struct bench_opts {
 	uint64_t ctx_sizes[BENCH_MAX_LIST];	/* --ctx-sizes */
 	int nctx_sizes;
 	const char *scratch;		/* the run's scratch directory (created by bakeoff) */
+	const struct sysinfo *host;	/* the host facts of the run (NULL: read them) */
 };
 
 struct bench_result;
 struct harness;
+struct sysinfo;
 
 /* What the harness hands to a benchmark's callbacks. */
 struct bench_ctx {
@@ -42,6 +44,7 @@ struct bench_ctx {
 	struct bench_result *res;	/* params and metrics go here */
 	double bytes_per_op;		/* setup sets it for KIND_BANDWIDTH */
 	double ops_per_call;		/* op(state, 1) does this many operations (default 1) */
+	int no_loop_overhead;		/* op(state, n) does not loop: subtract no loop cost */
 	char reason[256];		/* why unsupported / failed */
 };
 

@@ -14,14 +14,16 @@ uint64_t clock_ns(void)
 
 void clock_measure(uint64_t (*now)(void), struct clock_info *ci)
 {
-	uint64_t best = UINT64_MAX, t0, t1, prev;
+	uint64_t best = UINT64_MAX, t0, t1, prev, start;
 	double cost = 1e300;
 	int i, rep;
 
 	if (!now)
 		now = clock_ns;
-	/* Resolution: the smallest non-zero step, over many read pairs. */
-	for (i = 0; i < 2000; i++) {
+	/* Resolution: the smallest non-zero step, over many read pairs (a
+	 * coarse clock stops this after 50 ms). */
+	start = now();
+	for (i = 0; i < 2000 && (i < 20 || now() - start < 50000000); i++) {
 		prev = now();
 		while ((t1 = now()) == prev)
 			;

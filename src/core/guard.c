@@ -3,7 +3,8 @@
  * host may steal time, and buffers small enough to be served from cache.
  * Findings are plain sentences stored in the result; the verdict is
  * "warn" when any was found. CPU busyness is measured from /proc/stat
- * over 250 ms where it exists, otherwise from the load average. */
+ * over 250 ms and the load average from /proc/loadavg (Linux; elsewhere
+ * those two checks are not made yet: getloadavg() is not POSIX). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,6 @@ static int cpu_jiffies(unsigned long long *busy, unsigned long long *total, unsi
 void guard_check(struct guard *g, const struct sysinfo *si, const struct bench_opts *opt,
 		 int memory_selected)
 {
-	double load[3];
 	uint64_t llc = sysinfo_llc_size(si);
 	char a[32], b[32];
 
@@ -64,6 +64,7 @@ void guard_check(struct guard *g, const struct sysinfo *si, const struct bench_o
 #ifdef __linux__
 	{
 		FILE *f = fopen("/proc/loadavg", "r");
+		double load[3];
 
 		if (f && fscanf(f, "%lf %lf %lf", &load[0], &load[1], &load[2]) == 3 &&
 		    si->threads > 0 && load[0] > 0.5 * si->threads)

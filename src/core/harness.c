@@ -26,6 +26,7 @@
 #include "harness.h"
 #include "json.h"
 #include "scratch.h"
+#include "sysinfo.h"
 
 volatile uint64_t bench_sink;
 
@@ -63,13 +64,18 @@ void harness_init(struct harness *h, const struct harness_cfg *cfg)
 
 	h->cfg = *cfg;
 	clock_measure(cfg->now, &h->clk);
-	/* Grow n to the target, then keep the best of 11 (interruptions only
-	 * add time; the loop's own cost is the floor). */
+	/* A coarse clock needs longer samples: keep its rounding under 0.1%. */
+	if ((double)h->cfg.target_ns < 1000 * h->clk.resolution_ns)
+		h->cfg.target_ns = (uint64_t)(1000 * h->clk.resolution_ns);
+	/* Grow n to 1 ms (1000 ticks of a coarse clock), then keep the best of
+	 * 11 (interruptions only add time; the loop's own cost is the floor). */
 	for (;;) {
 		t0 = cfg->now();
 		null_op_ptr(NULL, n);
 		t1 = cfg->now();
-		if (t1 - t0 >= cfg->target_ns / 4 || n >= (1ull << 34))
+		if ((double)(t1 - t0) >= 1e6 && (double)(t1 - t0) >= 1000 * h->clk.resolution_ns)
+			break;
+		if (n >= (1ull << 34))
 			break;
 		n *= 2;
 	}
@@ -120,25 +126,29 @@ static int op_failed(struct bench_ctx *ctx, int err)
 	return -1;
 }
 
-static void barrier_pass(void)
+/* A parallel copy says it is ready and waits for the start. The ready end
+ * is closed at once, so the parent sees EOF if every copy is gone; the go
+ * end reaching EOF without a byte means the parent gave up: fail. */
+static int barrier_pass(struct bench_ctx *ctx)
 {
 	char c = 'r';
+	ssize_t r;
 
 	if (barrier_ready_fd < 0)
-		return;
-	if (write(barrier_ready_fd, &c, 1) == 1)
-		while (read(barrier_go_fd, &c, 1) < 0 && errno == EINTR && !scratch_interrupted())
-			;
+		return 0;
+	r = write(barrier_ready_fd, &c, 1);
 	close(barrier_ready_fd);
+	barrier_ready_fd = -1;
+	while (r == 1 && (r = read(barrier_go_fd, &c, 1)) < 0 && errno == EINTR &&
+	       !scratch_interrupted())
+		;
 	close(barrier_go_fd);
-	barrier_ready_fd = barrier_go_fd = -1;
-}
-
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
+	barrier_go_fd = -1;
+	if (r != 1) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "parallel start aborted");
+		return -1;
+	}
+	return 0;
 }
 
 /* One timed call op(state, n); -1 with ctx->reason set when it failed or a
@@ -165,12 +175,12 @@ int harness_measure(struct bench_ctx *ctx, const struct measure *m, double *medi
 	const struct harness_cfg *cfg = &h->cfg;
 	double ops = m->ops_per_call > 0 ? m->ops_per_call : 1;
 	double loop = m->no_loop_overhead ? 0 : h->loop_ns;
-	uint64_t n = m->fixed_n ? m->fixed_n : 1, start = cfg->now(), t0, t1;
+	uint64_t n = 1, start = cfg->now(), t0, t1, t;
 	int cap = cfg->max_samples > cfg->samples ? cfg->max_samples : cfg->samples;
 	double *val = calloc((size_t)cap, sizeof(double));
 	double *raw = calloc((size_t)cap, sizeof(double));
 	double *cor = calloc((size_t)cap, sizeof(double));
-	double over = 0;
+	double over = 0, raw_med;
 	struct stats st;
 	struct metric *met;
 	int k = 0, rc = -1;
@@ -179,20 +189,29 @@ int harness_measure(struct bench_ctx *ctx, const struct measure *m, double *medi
 		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
 		goto out;
 	}
-	/* Calibrate. */
-	while (!m->fixed_n) {
+	/* Calibrate: grow n until a call reaches the target; one slow call (an
+	 * interruption) must not settle it, so the target is confirmed by a
+	 * second call and the shorter of the two decides. */
+	for (;;) {
 		double mult;
 
 		if (timed_call(ctx, m, n, &t0, &t1) < 0)
 			goto out;
-		if (t1 - t0 >= cfg->target_ns || t1 - start > cfg->budget_ns / 2 ||
-		    n >= (1ull << 40))
+		t = t1 - t0;
+		if (t >= cfg->target_ns) {
+			if (timed_call(ctx, m, n, &t0, &t1) < 0)
+				goto out;
+			if (t1 - t0 < t)
+				t = t1 - t0;
+		}
+		if (t >= cfg->target_ns || t1 - start > cfg->budget_ns / 2 || n >= (1ull << 40))
 			break;
-		mult = t1 > t0 ? 1.2 * (double)cfg->target_ns / (double)(t1 - t0) : 100;
+		mult = t > 0 ? 1.2 * (double)cfg->target_ns / (double)t : 100;
 		mult = mult < 2 ? 2 : mult > 100 ? 100 : mult;
 		n = (uint64_t)ceil((double)n * mult);
 	}
-	barrier_pass();
+	if (barrier_pass(ctx) < 0)
+		goto out;
 	over = h->clk.cost_ns + (double)n * loop;
 	start = cfg->now();
 	for (k = 0; k < cap; k++) {
@@ -219,15 +238,15 @@ int harness_measure(struct bench_ctx *ctx, const struct measure *m, double *medi
 		k--;
 	k++;
 	/* A median per-op time that is almost all overhead is not a result. */
-	qsort(raw, (size_t)k, sizeof(double), cmp_dbl);
-	qsort(cor, (size_t)k, sizeof(double), cmp_dbl);
-	if (cor[k / 2] <= 0.02 * raw[k / 2]) {
+	stats_compute(raw, (size_t)k, &st);
+	raw_med = st.median;
+	stats_compute(cor, (size_t)k, &st);
+	if (st.median <= 0.02 * raw_med) {
 		snprintf(ctx->reason, sizeof(ctx->reason),
 			 "%s%stime per operation is not above the harness overhead "
 			 "(%.3g ns raw, %.3g ns after subtracting %.3g ns): the work was "
 			 "optimized away or is smaller than the loop",
-			 m->name, m->name[0] ? ": " : "", raw[k / 2], cor[k / 2],
-			 raw[k / 2] - cor[k / 2]);
+			 m->name, m->name[0] ? ": " : "", raw_med, st.median, raw_med - st.median);
 		goto out;
 	}
 	met = result_add_metric(ctx->res, m->name, m->unit, m->better, val, (size_t)k);
@@ -246,6 +265,14 @@ out:
 	free(raw);
 	free(cor);
 	return rc;
+}
+
+const struct sysinfo *harness_host(struct bench_ctx *ctx, struct sysinfo *tmp)
+{
+	if (ctx->opt->host)
+		return ctx->opt->host;
+	sysinfo_read(tmp);
+	return tmp;
 }
 
 int harness_pin(struct bench_ctx *ctx, struct affinity *save)
@@ -270,12 +297,19 @@ int harness_pin(struct bench_ctx *ctx, struct affinity *save)
 
 int harness_fork(void)
 {
-	pid_t pid;
+	pid_t pid = fork();
 
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0)
+	/* Children only ever _exit(), so stdio buffers need no flush here (and
+	 * none is timed by proc.fork.*); they must not hold a parallel copy's
+	 * barrier open either. */
+	if (pid == 0) {
 		scratch_signals_default();
+		if (barrier_ready_fd >= 0)
+			close(barrier_ready_fd);
+		if (barrier_go_fd >= 0)
+			close(barrier_go_fd);
+		barrier_ready_fd = barrier_go_fd = -1;
+	}
 	return pid;
 }
 
@@ -304,7 +338,7 @@ static void run_single(struct harness *h, const struct bench *b, const struct be
 			struct measure m = {
 				.name = "", .unit = b->unit, .kind = b->kind, .better = b->better,
 				.op = b->op, .state = state, .bytes_per_op = ctx.bytes_per_op,
-				.ops_per_call = ctx.ops_per_call,
+				.ops_per_call = ctx.ops_per_call, .no_loop_overhead = ctx.no_loop_overhead,
 			};
 			rc = harness_measure(&ctx, &m, NULL);
 		} else if (!ctx.reason[0]) {
@@ -388,6 +422,7 @@ static void aggregate(struct bench_result *br, struct bench_result *copies, int 
 			m->iterations = m0->iterations;
 			m->overhead_ns = m0->overhead_ns;
 			m->detail = m0->detail;
+			m->note = m0->note ? strdup(m0->note) : NULL;
 			m->per_copy = per;
 			m->ncopies = (size_t)n;
 			per = NULL;
@@ -396,6 +431,17 @@ static void aggregate(struct bench_result *br, struct bench_result *copies, int 
 		free(per);
 	}
 	result_set_status(br, ST_OK, NULL);
+}
+
+/* Interrupted: the copies stop too (they are in our process group for a
+ * terminal's ^C, but not for a SIGTERM sent to bakeoff alone). */
+static void stop_copies(const pid_t *pid, int n)
+{
+	int c;
+
+	for (c = 0; c < n; c++)
+		if (pid[c] > 0)
+			kill(pid[c], SIGTERM);
 }
 
 static void run_parallel(struct harness *h, const struct bench *b, const struct bench_opts *opt,
@@ -416,8 +462,15 @@ static void run_parallel(struct harness *h, const struct bench *b, const struct 
 		int rp[2];
 
 		res[c] = -1;
-		if (pipe(rp) < 0 || (pid[c] = harness_fork()) < 0) {
+		if (pipe(rp) < 0) {
+			result_set_status(br, ST_FAILED, "pipe for a parallel copy failed");
+			n = c;
+			goto reap;
+		}
+		if ((pid[c] = harness_fork()) < 0) {
 			result_set_status(br, ST_FAILED, "fork of a parallel copy failed");
+			close(rp[0]);
+			close(rp[1]);
 			n = c;
 			goto reap;
 		}
@@ -433,10 +486,6 @@ static void run_parallel(struct harness *h, const struct bench *b, const struct 
 			mine.group = br->group;
 			mine.title = br->title;
 			run_single(h, b, opt, &mine);
-			if (barrier_ready_fd >= 0) {	/* failed before the barrier */
-				if (write(barrier_ready_fd, "f", 1) < 0)
-					_exit(3);
-			}
 			_exit(result_bench_to_fd(&mine, rp[1]) < 0 ? 3 : 0);
 		}
 		close(rp[1]);
@@ -445,8 +494,9 @@ static void run_parallel(struct harness *h, const struct bench *b, const struct 
 	close(ready[1]);
 	close(go[0]);
 	ready[1] = go[0] = -1;
-	/* Release everyone together once all copies are ready. */
-	while (got < n) {
+	/* Release everyone together once all copies are ready (a copy that
+	 * failed before the barrier closes its end without a byte: EOF). */
+	while (got < n && !scratch_interrupted()) {
 		ssize_t r = read(ready[0], ch, sizeof(ch));
 
 		if (r > 0)
@@ -454,22 +504,34 @@ static void run_parallel(struct harness *h, const struct bench *b, const struct 
 		else if (r == 0 || errno != EINTR)
 			break;
 	}
-	for (c = 0; c < n; c++)
-		if (write(go[1], "g", 1) < 0)
-			break;
+	if (scratch_interrupted())
+		stop_copies(pid, n);
+	else
+		for (c = 0; c < got; c++)
+			if (write(go[1], "g", 1) < 0)
+				break;
 	for (c = 0; c < n; c++) {
 		ssize_t r;
 
 		text.len = 0;
-		while ((r = read(res[c], ch, sizeof(ch))) > 0 || (r < 0 && errno == EINTR))
+		while ((r = read(res[c], ch, sizeof(ch))) > 0 || (r < 0 && errno == EINTR)) {
 			if (r > 0)
 				buf_add(&text, ch, (size_t)r);
+			else if (scratch_interrupted())
+				stop_copies(pid, n);
+		}
 		copies[c].id = NULL;
 		if (text.len == 0 || result_bench_from_text(text.p, text.len, &copies[c]) < 0)
 			result_set_status(&copies[c], ST_FAILED, "a parallel copy died");
 	}
 	aggregate(br, copies, n);
+	if (scratch_interrupted())
+		result_set_status(br, ST_INTERRUPTED, "interrupted");
 reap:
+	/* Copies still waiting at the barrier see EOF and give up. */
+	if (go[1] >= 0)
+		close(go[1]);
+	go[1] = -1;
 	for (c = 0; c < n; c++) {
 		if (res[c] >= 0)
 			close(res[c]);

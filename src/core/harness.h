@@ -9,11 +9,13 @@
 #include "result.h"
 
 struct harness_cfg {
-	uint64_t target_ns;	/* minimum length of one sample (default 10 ms) */
+	uint64_t target_ns;	/* minimum length of one sample (default 10 ms; raised to
+				 * 1000 clock ticks when the clock is coarser) */
 	int samples;		/* samples taken at least (default 11) */
 	int max_samples;	/* adaptive ceiling (default 3 x samples) */
 	double ci_target;	/* stop adding samples once CI half-width / median is below */
-	uint64_t budget_ns;	/* time bound per measurement, calibration included */
+	uint64_t budget_ns;	/* bounds calibration (half of it) and the adaptive extra
+				 * samples; the minimum samples always run */
 	uint64_t (*now)(void);	/* the clock; tests inject a fake one */
 };
 
@@ -33,8 +35,7 @@ struct measure {
 	void *state;
 	double bytes_per_op;	/* KIND_BANDWIDTH */
 	double ops_per_call;	/* operations in op(state, 1); 0 means 1 */
-	uint64_t fixed_n;	/* nonzero: no calibration, n = fixed_n */
-	int no_loop_overhead;	/* op does not loop n times (fixed_n = 1 style) */
+	int no_loop_overhead;	/* op(state, n) does not loop n times: no loop cost */
 	int detail;		/* a curve point / intermediate figure (see struct metric) */
 };
 
@@ -60,6 +61,10 @@ double harness_convert(enum bench_kind kind, const char *unit, double ns_per_op,
  * *save for affinity_restore(); records params "pinned" (yes, no,
  * unsupported) and "pinned_cpu". Returns 0, or -1 with ctx->reason set. */
 int harness_pin(struct bench_ctx *ctx, struct affinity *save);
+
+/* The run's host facts (caches, memory) for a benchmark to size itself:
+ * ctx->opt->host, or, when the caller gave none, read into *tmp. */
+const struct sysinfo *harness_host(struct bench_ctx *ctx, struct sysinfo *tmp);
 
 /* fork() for benchmark helpers: the child gets default signal handling and
  * never runs bakeoff's cleanup. */

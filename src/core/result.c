@@ -283,7 +283,7 @@ struct rd {
 };
 
 static int rd_fail(struct rd *rd, const struct json *at, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	BAKEOFF_PRINTF(3, 4);
 static int rd_fail(struct rd *rd, const struct json *at, const char *fmt, ...)
 {
 	va_list ap;

@@ -87,7 +87,7 @@ struct metric *result_add_metric(struct bench_result *br, const char *name, cons
 				 enum better better, const double *samples, size_t n);
 const struct metric *result_metric(const struct bench_result *br, const char *name);
 const struct bench_result *result_bench(const struct result *r, const char *id);
-void result_add_finding(struct guard *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void result_add_finding(struct guard *g, const char *fmt, ...) BAKEOFF_PRINTF(2, 3);
 
 void result_to_json(const struct result *r, struct buf *out);
 /* Strict reader: returns 0, or -1 with *off = byte offset and err set. */

@@ -141,8 +141,3 @@ int scratch_interrupted(void)
 {
 	return interrupted;
 }
-
-void scratch_set_interrupted(int v)
-{
-	interrupted = v;
-}

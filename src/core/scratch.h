@@ -21,7 +21,5 @@ void scratch_signals(void);
 /* Restore default dispositions (for forked children). */
 void scratch_signals_default(void);
 int scratch_interrupted(void);
-/* For tests: raise the flag. */
-void scratch_set_interrupted(int v);
 
 #endif

@@ -25,17 +25,12 @@
 #endif
 
 #include "sysinfo.h"
+#include "units.h"
 #include "version.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---------- small string / file helpers ---------- */
-
-#if defined(__GNUC__) || defined(__clang__)
-#define PRINTF_LIKE(a, b) __attribute__((format(printf, a, b)))
-#else
-#define PRINTF_LIKE(a, b)
-#endif
 
 /* Cut a truncated string back to a UTF-8 character boundary, so a cut
  * never leaves half a character for the (strict) JSON reader to reject. */
@@ -57,7 +52,7 @@ static void utf8_cut(char *s)
 }
 
 /* snprintf into a fixed field; silently truncates (at a character boundary). */
-static void fmt(char *dst, size_t n, const char *f, ...) PRINTF_LIKE(3, 4);
+static void fmt(char *dst, size_t n, const char *f, ...) BAKEOFF_PRINTF(3, 4);
 static void fmt(char *dst, size_t n, const char *f, ...)
 {
 	va_list ap;
@@ -80,7 +75,7 @@ static void copy_str(char *dst, size_t n, const char *src)
 }
 
 /* Append to a NUL-terminated string in a fixed buffer, truncating. */
-static void cat(char *dst, size_t n, const char *f, ...) PRINTF_LIKE(3, 4);
+static void cat(char *dst, size_t n, const char *f, ...) BAKEOFF_PRINTF(3, 4);
 static void cat(char *dst, size_t n, const char *f, ...)
 {
 	size_t len = strlen(dst);
@@ -539,24 +534,6 @@ static void cpu_linux(struct sysinfo *si, struct cpuinfo_scan *ci)
 
 /* ---------- caches ---------- */
 
-/* "48K", "2048K", "260M", "1G", "512" -> bytes; 0 on error. */
-static uint64_t parse_size(const char *s)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s)
-		return 0;
-	switch (toupper((unsigned char)*end)) {
-	case 'K': return (uint64_t)v << 10;
-	case 'M': return (uint64_t)v << 20;
-	case 'G': return (uint64_t)v << 30;
-	default: return (uint64_t)v;
-	}
-}
-
 /* Number of CPUs in a list like "0-3,8,10-11". */
 static int count_cpu_list(const char *s)
 {
@@ -603,8 +580,8 @@ static void caches_linux(struct sysinfo *si)
 		read_line(path, c->type, sizeof c->type);
 		lower(c->type);
 		fmt(path, sizeof path, "%s%d/size", dir, i);
-		if (read_line(path, val, sizeof val) == 0)
-			c->size = parse_size(val);
+		if (read_line(path, val, sizeof val) < 0 || parse_size(val, &c->size) < 0)
+			c->size = 0;
 		fmt(path, sizeof path, "%s%d/coherency_line_size", dir, i);
 		c->line = (int)read_ll(path, 0);
 		if (c->line < 0)
@@ -1045,23 +1022,6 @@ int sysinfo_from_json(struct sysinfo *si, const struct json *host, char *err, si
 
 /* ---------- human-readable listing ---------- */
 
-/* 48 KiB, 2 MiB, 23.4 GiB, 512 B */
-static void human_bytes(char *out, size_t n, uint64_t b)
-{
-	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
-	size_t u = 0;
-	uint64_t div = 1;
-
-	while (u + 1 < ARRAY_SIZE(unit) && b >= div * 1024) {
-		div *= 1024;
-		u++;
-	}
-	if (b % div == 0)
-		fmt(out, n, "%llu %s", (unsigned long long)(b / div), unit[u]);
-	else
-		fmt(out, n, "%.1f %s", (double)b / (double)div, unit[u]);
-}
-
 static const char *or_unknown(const char *s)
 {
 	return s && s[0] ? s : "unknown";
@@ -1123,7 +1083,7 @@ void sysinfo_print(const struct sysinfo *si, FILE *f)
 		int show_shared = c->shared_by > 0 && (i == 0 || c->shared_by != c0->shared_by);
 
 		cache_label(label, sizeof label, c);
-		human_bytes(sz, sizeof sz, c->size);
+		fmt_size(sz, sizeof sz, c->size);
 		cat(line, sizeof line, "%s%s %s", i ? ", " : "", label, sz);
 		if (show_line && show_shared)
 			cat(line, sizeof line, " (line %d B, shared by %d)", c->line, c->shared_by);
@@ -1135,13 +1095,13 @@ void sysinfo_print(const struct sysinfo *si, FILE *f)
 	row(f, "caches", si->ncache ? line : "unknown");
 
 	if (si->mem_total) {
-		human_bytes(tmp, sizeof tmp, si->mem_total);
+		fmt_size(tmp, sizeof tmp, si->mem_total);
 		row(f, "memory", tmp);
 	} else {
 		row(f, "memory", "unknown");
 	}
 	if (si->page_size) {
-		human_bytes(tmp, sizeof tmp, si->page_size);
+		fmt_size(tmp, sizeof tmp, si->page_size);
 		row(f, "page size", tmp);
 	} else {
 		row(f, "page size", "unknown");
