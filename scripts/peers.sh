@@ -101,16 +101,15 @@ done
 line() {
 	b=$(median "$2")
 	p=$(median "$4")
-	if [ -z "$p" ]; then
-		printf '%-24s %-18s %8s %-4s %6s %8s   %-36s skipped: %s\n' "$1" "${2%%+*}" "${b:--}" "$3" "" "" "$5" "$6"
-		return
-	fi
 	awk -v f="$1" -v id="$2" -v b="$b" -v cv="$(median "$2.cv")" -v tw="$(median "$2.tw")" \
-		-v u="$3" -v pn="$5" -v p="$p" 'BEGIN {
+		-v u="$3" -v pn="$5" -v p="$p" -v why="$6" 'BEGIN {
 		sub(/^pin\./, "ipc.", id); sub(/pipe$/, "pipe.lat --pin", id)
-		printf "%-24s %-18s %8.4g %-4s %5.1f%% %8.4g   %-36s %8.4g %-4s %5s %5s\n", f, id, b, u, cv,
-			tw, pn, p, u, (b != "" && p > 0) ? sprintf("%.2f", b / p) : "-",
-			(tw != "" && p > 0) ? sprintf("%.2f", tw / p) : "-" }'
+		printf "%-24s %-18s %8.4g %-4s %5.1f%% %8.4g   %-36s ", f, id, b, u, cv, tw, pn
+		if (p == "")
+			printf "skipped: %s\n", why
+		else
+			printf "%8.4g %-4s %5s %5s\n", p, u, (b != "" && p > 0) ? sprintf("%.2f", b / p) : "-",
+				(tw != "" && p > 0) ? sprintf("%.2f", tw / p) : "-" }'
 }
 
 echo
