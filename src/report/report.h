@@ -7,8 +7,6 @@
 /* The default table: header (host, run, guard) and one line per figure;
  * curve points and intermediate figures (metric.detail) only when all. */
 void report_text(const struct result *r, FILE *f, int all);
-/* The header alone (also used by personality formats). */
-void report_header(const struct result *r, FILE *f);
 /* lmbench 3 summary (scripts/getsummary layout): one row per result. */
 void report_lmbench(const struct result *const *rs, size_t n, FILE *f);
 

@@ -8,7 +8,8 @@
 #include "report.h"
 #include "units.h"
 
-void report_header(const struct result *r, FILE *f)
+/* Who, what, when, how, and the guard's findings. */
+static void report_header(const struct result *r, FILE *f)
 {
 	const struct sysinfo *h = &r->host;
 	char mem[32];
