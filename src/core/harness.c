@@ -423,6 +423,7 @@ static void aggregate(struct bench_result *br, struct bench_result *copies, int 
 			m->overhead_ns = m0->overhead_ns;
 			m->detail = m0->detail;
 			m->note = m0->note ? strdup(m0->note) : NULL;
+			m->derived = m0->derived ? strdup(m0->derived) : NULL;
 			m->per_copy = per;
 			m->ncopies = (size_t)n;
 			per = NULL;

@@ -222,6 +222,37 @@ static void write_bench(struct jw *w, const struct bench_result *b)
 			jw_str(w, "note", m->note);
 		if (m->detail)
 			jw_bool(w, "detail", 1);
+		if (m->derived)
+			jw_str(w, "derived", m->derived);
+		if (m->op_ns > 0) {
+			jw_num(w, "raw_ns_per_op", m->raw_ns);
+			jw_num(w, "ns_per_op", m->op_ns);
+		}
+		if (m->cpu_wall_s > 0) {
+			jw_obj_begin(w, "cpu");
+			jw_num(w, "wall_s", m->cpu_wall_s);
+			jw_num(w, "user_s", m->cpu_user_s);
+			jw_num(w, "sys_s", m->cpu_sys_s);
+			jw_obj_end(w);
+		}
+		if (m->niv) {
+			jw_obj_begin(w, "intervals");
+			write_nums(w, "t_s", m->iv_t, m->niv);
+			write_nums(w, "value", m->iv_value, m->niv);
+			write_nums(w, "amount", m->iv_amount, m->niv);
+			jw_obj_end(w);
+		}
+		if (m->hist_count) {
+			jw_obj_begin(w, "latency");
+			jw_str(w, "unit", m->hist_unit);
+			jw_int(w, "count", (int64_t)m->hist_count);
+			jw_num(w, "p50", m->hist_p50);
+			jw_num(w, "p90", m->hist_p90);
+			jw_num(w, "p99", m->hist_p99);
+			jw_num(w, "p99.9", m->hist_p999);
+			jw_num(w, "max", m->hist_max);
+			jw_obj_end(w);
+		}
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);
@@ -246,6 +277,8 @@ void result_to_json(const struct result *r, struct buf *out)
 	jw_str(&w, "start", r->start_utc);
 	jw_num(&w, "duration_s", r->duration_s);
 	jw_bool(&w, "interrupted", r->interrupted);
+	if (r->incomplete)
+		jw_bool(&w, "incomplete", 1);
 	jw_int(&w, "parallel", r->parallel);
 	jw_obj_begin(&w, "harness");
 	jw_str(&w, "clock", r->clock.source ? r->clock.source : "CLOCK_MONOTONIC");
@@ -354,6 +387,58 @@ static int read_nums(struct rd *rd, const struct json *obj, const char *key, dou
 	return 0;
 }
 
+/* The optional members of a metric: derived, per-op times, CPU, intervals,
+ * latency percentiles. */
+static int read_metric_extra(struct rd *rd, const struct json *j, struct metric *m)
+{
+	const struct json *v, *o;
+	size_t n1, n2, n3;
+
+	if ((v = json_get(j, "derived"))) {
+		if (v->type != JSON_STRING)
+			return rd_fail(rd, v, "\"derived\" must be a string");
+		m->derived = strdup(v->string);
+	}
+	if (json_get(j, "ns_per_op") && (need_num(rd, j, "ns_per_op", &m->op_ns) < 0 ||
+					 need_num(rd, j, "raw_ns_per_op", &m->raw_ns) < 0))
+		return -1;
+	if ((o = json_get(j, "cpu"))) {
+		if (o->type != JSON_OBJECT)
+			return rd_fail(rd, o, "\"cpu\" must be an object");
+		if (need_num(rd, o, "wall_s", &m->cpu_wall_s) < 0 ||
+		    need_num(rd, o, "user_s", &m->cpu_user_s) < 0 ||
+		    need_num(rd, o, "sys_s", &m->cpu_sys_s) < 0)
+			return -1;
+	}
+	if ((o = json_get(j, "intervals"))) {
+		if (o->type != JSON_OBJECT)
+			return rd_fail(rd, o, "\"intervals\" must be an object");
+		if (read_nums(rd, o, "t_s", &m->iv_t, &n1, 1) < 0 ||
+		    read_nums(rd, o, "value", &m->iv_value, &n2, 1) < 0 ||
+		    read_nums(rd, o, "amount", &m->iv_amount, &n3, 1) < 0)
+			return -1;
+		if (n1 != n2 || n1 != n3)
+			return rd_fail(rd, o, "\"intervals\" arrays differ in length");
+		m->niv = n1;
+	}
+	if ((o = json_get(j, "latency"))) {
+		double cnt;
+
+		if (o->type != JSON_OBJECT)
+			return rd_fail(rd, o, "\"latency\" must be an object");
+		if (!(v = need(rd, o, "unit", JSON_STRING)) || need_num(rd, o, "count", &cnt) < 0 ||
+		    need_num(rd, o, "p50", &m->hist_p50) < 0 || need_num(rd, o, "p90", &m->hist_p90) < 0 ||
+		    need_num(rd, o, "p99", &m->hist_p99) < 0 ||
+		    need_num(rd, o, "p99.9", &m->hist_p999) < 0 || need_num(rd, o, "max", &m->hist_max) < 0)
+			return -1;
+		if (!(cnt >= 1 && cnt < 1e18))
+			return rd_fail(rd, o, "latency \"count\" must be a positive whole number");
+		m->hist_count = (uint64_t)cnt;
+		snprintf(m->hist_unit, sizeof(m->hist_unit), "%s", v->string);
+	}
+	return 0;
+}
+
 static int read_metric(struct rd *rd, const struct json *j, struct bench_result *b)
 {
 	const struct json *name, *unit, *better, *note, *detail;
@@ -409,6 +494,8 @@ static int read_metric(struct rd *rd, const struct json *j, struct bench_result 
 		goto out;
 	}
 	m->detail = detail && detail->boolean;
+	if (read_metric_extra(rd, j, m) < 0)
+		goto out;
 	rc = 0;
 out:
 	free(samples);
@@ -501,6 +588,11 @@ static int read_result(struct rd *rd, const struct json *root, struct result *r)
 	    !(v = need(rd, run, "interrupted", JSON_BOOL)))
 		return -1;
 	r->interrupted = v->boolean;
+	if ((v = json_get(run, "incomplete"))) {
+		if (v->type != JSON_BOOL)
+			return rd_fail(rd, v, "\"incomplete\" must be true or false");
+		r->incomplete = v->boolean;
+	}
 	if (need_num(rd, run, "parallel", &d) < 0)
 		return -1;
 	r->parallel = (int)d;
@@ -687,6 +779,10 @@ void result_bench_free(struct bench_result *b)
 		free(b->metrics[i].samples);
 		free(b->metrics[i].per_copy);
 		free(b->metrics[i].note);
+		free(b->metrics[i].derived);
+		free(b->metrics[i].iv_t);
+		free(b->metrics[i].iv_value);
+		free(b->metrics[i].iv_amount);
 	}
 	free(b->metrics);
 	memset(b, 0, sizeof(*b));

@@ -33,6 +33,22 @@ struct metric {
 	char *note;		/* a warning about this figure, or NULL */
 	int detail;		/* a curve point or an intermediate figure: kept in the
 				 * file, left out of the default table */
+	char *derived;		/* not timed: computed from other figures, and from
+				 * what ("knee of the rand curve"); NULL when timed */
+	double raw_ns;		/* median time per op before overhead subtraction (0: none) */
+	double op_ns;		/* median time per op after it (0: not timed per op) */
+	/* CPU time of the measured phase only (calibration excluded); all 0
+	 * when not recorded. %CPU = (user_s + sys_s) / wall_s. */
+	double cpu_wall_s, cpu_user_s, cpu_sys_s;
+	/* Per-interval figures of a long operation (NULL when none): interval
+	 * k ends at iv_t[k] s from the start of its repetition, moved
+	 * iv_amount[k] bytes or operations, at iv_value[k] in unit. */
+	double *iv_t, *iv_value, *iv_amount;
+	size_t niv;
+	/* Per-operation latency percentiles (hist_count 0: none), in hist_unit. */
+	uint64_t hist_count;
+	char hist_unit[8];
+	double hist_p50, hist_p90, hist_p99, hist_p999, hist_max;
 };
 
 struct bench_result {
@@ -60,6 +76,7 @@ struct result {
 	char *start_utc;	/* ISO 8601 */
 	double duration_s;
 	int interrupted;
+	int incomplete;		/* the file was saved while the run was still going */
 	int parallel;
 	/* harness */
 	struct clock_info clock;

@@ -90,8 +90,13 @@ void report_text(const struct result *r, FILE *f, int all)
 			fmt_num(lo, sizeof(lo), m->st.ci_lo);
 			fmt_num(hi, sizeof(hi), m->st.ci_hi);
 			snprintf(ci, sizeof(ci), "%s .. %s", lo, hi);
-			fprintf(f, "%-*s  %-*s  %12s %-5s  %-23s %5.1f%% %4zu", idw, id, tw,
-				first ? b->title : "", med, m->unit, ci, m->st.cv * 100, m->st.n);
+			if (m->derived)	/* computed, not sampled: no CI, CV or n to claim */
+				fprintf(f, "%-*s  %-*s  %12s %-5s  derived from %s", idw, id, tw,
+					first ? b->title : "", med, m->unit, m->derived);
+			else
+				fprintf(f, "%-*s  %-*s  %12s %-5s  %-23s %5.1f%% %4zu", idw, id, tw,
+					first ? b->title : "", med, m->unit, ci, m->st.cv * 100,
+					m->st.n);
 			if (m->ncopies) {
 				fprintf(f, "  (%zu copies:", m->ncopies);
 				for (k = 0; k < m->ncopies && k < 8; k++) {
