@@ -419,7 +419,7 @@ static int cmd_run(int argc, char **argv)
 		br = result_add_bench(&r, b->id, b->group, b->title);
 		if (!br)
 			break;
-		harness_run_bench(&h, b, &a.opt, br);
+		harness_run_isolated(&h, b, &a.opt, br);
 		progress(&a, tty, k++, total, br, b->id, 0);
 		if (br->status == ST_FAILED)
 			failed = 1;

@@ -14,7 +14,9 @@
  * bench_result back as JSON, and the parent aggregates (throughputs in
  * units per second add, other figures average, each copy's median is kept). */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +43,60 @@ void harness_default_cfg(struct harness_cfg *cfg)
 	cfg->ci_target = 0.01;
 	cfg->budget_ns = 5000000000ull;
 	cfg->now = clock_ns;
+	cfg->op_timeout_ns = 300000000000ull;
+	cfg->reps = 3;
+	cfg->interval_ns = 1000000000ull;
+}
+
+/* ---- the op timeout ---- */
+
+#define EXIT_TIMED_OUT 124	/* a child that ignored its timeout */
+static volatile sig_atomic_t timed_out;
+static double timeout_s;	/* for the message */
+
+static void on_alarm(int sig)
+{
+	struct itimerval again = { { 0, 0 }, { 1, 0 } };
+
+	(void)sig;
+	if (timed_out)
+		_exit(EXIT_TIMED_OUT);	/* still stuck a second later */
+	timed_out = 1;
+	setitimer(ITIMER_REAL, &again, NULL);
+}
+
+void harness_arm(const struct harness *h)
+{
+	struct itimerval it = { { 0, 0 }, { 0, 0 } };
+	static int installed;
+
+	if (!h->cfg.op_timeout_ns)
+		return;
+	if (!installed) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_alarm;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGALRM, &sa, NULL);	/* no SA_RESTART: blocked calls return EINTR */
+		installed = 1;
+	}
+	timeout_s = (double)h->cfg.op_timeout_ns / 1e9;
+	it.it_value.tv_sec = (time_t)(h->cfg.op_timeout_ns / 1000000000ull);
+	it.it_value.tv_usec = (suseconds_t)(h->cfg.op_timeout_ns % 1000000000ull / 1000);
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+void harness_disarm(void)
+{
+	struct itimerval it = { { 0, 0 }, { 0, 0 } };
+
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+int harness_timed_out(void)
+{
+	return timed_out;
 }
 
 static int null_op(void *state, uint64_t n)
@@ -116,7 +172,10 @@ double harness_convert(enum bench_kind kind, const char *unit, double ns, double
 
 static int op_failed(struct bench_ctx *ctx, int err)
 {
-	if (scratch_interrupted() || err == EINTR)
+	if (timed_out)
+		snprintf(ctx->reason, sizeof(ctx->reason),
+			 "timed out: an operation took longer than --op-timeout %.3g s", timeout_s);
+	else if (scratch_interrupted() || err == EINTR)
 		snprintf(ctx->reason, sizeof(ctx->reason), "interrupted");
 	else if (!ctx->reason[0] && err)
 		snprintf(ctx->reason, sizeof(ctx->reason), "operation failed: %s",
@@ -158,19 +217,45 @@ static int timed_call(struct bench_ctx *ctx, const struct measure *m, uint64_t n
 {
 	int rc;
 
+	harness_arm(ctx->h);
 	errno = 0;
 	*t0 = ctx->h->cfg.now();
 	rc = m->op(m->state, n);
 	*t1 = ctx->h->cfg.now();
+	harness_disarm();
 	if (rc < 0)
 		return op_failed(ctx, errno);
-	if (scratch_interrupted())
+	if (scratch_interrupted() || timed_out)
 		return op_failed(ctx, EINTR);
 	return 0;
 }
 
+static double tv_s(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+void harness_cpu(struct harness_cpu *c)
+{
+	struct rusage s, ch;
+
+	getrusage(RUSAGE_SELF, &s);
+	getrusage(RUSAGE_CHILDREN, &ch);
+	c->user_s = tv_s(s.ru_utime) + tv_s(ch.ru_utime);
+	c->sys_s = tv_s(s.ru_stime) + tv_s(ch.ru_stime);
+	c->wall_ns = clock_ns();
+}
+
+void harness_cpu_record(struct metric *m, const struct harness_cpu *c0, const struct harness_cpu *c1)
+{
+	m->cpu_wall_s = (double)(c1->wall_ns - c0->wall_ns) / 1e9;
+	m->cpu_user_s = c1->user_s - c0->user_s;
+	m->cpu_sys_s = c1->sys_s - c0->sys_s;
+}
+
 int harness_measure(struct bench_ctx *ctx, const struct measure *m, double *median)
 {
+	struct harness_cpu cpu0, cpu1;
 	struct harness *h = ctx->h;
 	const struct harness_cfg *cfg = &h->cfg;
 	double ops = m->ops_per_call > 0 ? m->ops_per_call : 1;
@@ -213,6 +298,7 @@ int harness_measure(struct bench_ctx *ctx, const struct measure *m, double *medi
 	if (barrier_pass(ctx) < 0)
 		goto out;
 	over = h->clk.cost_ns + (double)n * loop;
+	harness_cpu(&cpu0);
 	start = cfg->now();
 	for (k = 0; k < cap; k++) {
 		double r, c;
@@ -234,6 +320,7 @@ int harness_measure(struct bench_ctx *ctx, const struct measure *m, double *medi
 				break;
 		}
 	}
+	harness_cpu(&cpu1);
 	if (k == cap)
 		k--;
 	k++;
@@ -257,6 +344,9 @@ int harness_measure(struct bench_ctx *ctx, const struct measure *m, double *medi
 	met->iterations = n;
 	met->overhead_ns = over;
 	met->detail = m->detail;
+	met->raw_ns = raw_med;
+	met->op_ns = st.median;
+	harness_cpu_record(met, &cpu0, &cpu1);
 	if (median)
 		*median = met->st.median;
 	rc = 0;
@@ -311,11 +401,6 @@ int harness_fork(void)
 		barrier_ready_fd = barrier_go_fd = -1;
 	}
 	return pid;
-}
-
-static double tv_s(struct timeval tv)
-{
-	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
 }
 
 /* One copy of a benchmark, start to finish. */
@@ -570,4 +655,119 @@ void harness_run_bench(struct harness *h, const struct bench *b, const struct be
 	br->wall_s = (double)(clock_ns() - t0) / 1e9;
 	br->user_s = tv_s(r1.ru_utime) - tv_s(r0.ru_utime) + tv_s(c1.ru_utime) - tv_s(c0.ru_utime);
 	br->sys_s = tv_s(r1.ru_stime) - tv_s(r0.ru_stime) + tv_s(c1.ru_stime) - tv_s(c0.ru_stime);
+}
+
+/* ---- one benchmark in a child process ---- */
+
+static const char *sig_name(int sig)
+{
+	static const struct {
+		int sig;
+		const char *name;
+	} names[] = {
+		{ SIGSEGV, "SIGSEGV" }, { SIGBUS, "SIGBUS" }, { SIGABRT, "SIGABRT" },
+		{ SIGILL, "SIGILL" }, { SIGFPE, "SIGFPE" }, { SIGKILL, "SIGKILL" },
+		{ SIGTERM, "SIGTERM" }, { SIGINT, "SIGINT" }, { SIGPIPE, "SIGPIPE" },
+		{ SIGALRM, "SIGALRM" }, { SIGXCPU, "SIGXCPU" }, { SIGXFSZ, "SIGXFSZ" },
+		{ SIGSYS, "SIGSYS" }, { SIGTRAP, "SIGTRAP" }, { SIGHUP, "SIGHUP" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].sig == sig)
+			return names[i].name;
+	return "unknown signal";
+}
+
+/* Why a child that sent no result ended. */
+static void child_failed(struct bench_result *br, int status, int killed_by_us, double timeout)
+{
+	char why[200];
+
+	if (killed_by_us) {
+		result_set_status(br, ST_INTERRUPTED, "interrupted");
+		return;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_TIMED_OUT)
+		snprintf(why, sizeof(why), "timed out: an operation took longer than --op-timeout %.3g s "
+			 "and did not stop when told", timeout);
+	else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+		snprintf(why, sizeof(why), "killed by signal 9 (SIGKILL; out of memory?)");
+	else if (WIFSIGNALED(status))
+		snprintf(why, sizeof(why), "killed by signal %d (%s)", WTERMSIG(status),
+			 sig_name(WTERMSIG(status)));
+	else if (WIFEXITED(status))
+		snprintf(why, sizeof(why), "its process exited with status %d without a result",
+			 WEXITSTATUS(status));
+	else
+		snprintf(why, sizeof(why), "its process ended without a result");
+	result_set_status(br, ST_FAILED, why);
+}
+
+void harness_run_isolated(struct harness *h, const struct bench *b, const struct bench_opts *opt,
+			  struct bench_result *br)
+{
+	struct buf text = { 0 };
+	struct bench_result got;
+	uint64_t t0 = clock_ns(), stop_at = 0;
+	int fd[2], status = 0, reaped = 0, killed = 0, eof = 0;
+	pid_t pid;
+
+	fflush(NULL);
+	if (pipe(fd) < 0 || (pid = fork()) < 0) {
+		result_set_status(br, ST_FAILED, "cannot start the benchmark's process");
+		return;
+	}
+	if (pid == 0) {
+		struct bench_result mine = { 0 };
+
+		setpgid(0, 0);
+		close(fd[0]);
+		mine.id = br->id;
+		mine.group = br->group;
+		mine.title = br->title;
+		harness_run_bench(h, b, opt, &mine);
+		_exit(result_bench_to_fd(&mine, fd[1]) < 0 ? 3 : 0);
+	}
+	setpgid(pid, pid);	/* both sides, so neither races the other */
+	close(fd[1]);
+	fcntl(fd[0], F_SETFL, O_NONBLOCK);
+	/* Read the result while waiting; a grandchild may hold the pipe open
+	 * after the child is gone, so the child's exit also ends the wait. */
+	while (!eof) {
+		struct pollfd p = { fd[0], POLLIN, 0 };
+		char chunk[65536];
+		ssize_t r;
+
+		if (poll(&p, 1, 100) > 0 || reaped) {
+			while ((r = read(fd[0], chunk, sizeof(chunk))) > 0)
+				buf_add(&text, chunk, (size_t)r);
+			if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR))
+				eof = 1;
+		}
+		if (reaped && !eof)
+			break;	/* drained what the child wrote before it exited */
+		if (!reaped && waitpid(pid, &status, WNOHANG) == pid)
+			reaped = 1;
+		if (scratch_interrupted() && !stop_at) {
+			kill(-pid, SIGTERM);	/* SIGTERM to bakeoff alone reaches the child too */
+			stop_at = clock_ns() + 500000000ull;
+		} else if (stop_at && clock_ns() > stop_at && !killed) {
+			kill(-pid, SIGKILL);
+			killed = 1;
+		}
+	}
+	close(fd[0]);
+	if (!reaped)
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	kill(-pid, SIGKILL);	/* helpers the benchmark left behind */
+	if (!killed && text.len && result_bench_from_text(text.p, text.len, &got) == 0) {
+		result_bench_free(br);
+		*br = got;
+	} else {
+		child_failed(br, status, killed, (double)h->cfg.op_timeout_ns / 1e9);
+		br->wall_s = (double)(clock_ns() - t0) / 1e9;
+	}
+	buf_free(&text);
 }

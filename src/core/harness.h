@@ -17,6 +17,22 @@ struct harness_cfg {
 	uint64_t budget_ns;	/* bounds calibration (half of it) and the adaptive extra
 				 * samples; the minimum samples always run */
 	uint64_t (*now)(void);	/* the clock; tests inject a fake one */
+	/* Every operation call (and every wait a long operation makes on another
+	 * process or peer) that lasts longer fails the benchmark "timed out"
+	 * (--op-timeout; 0 = never). */
+	uint64_t op_timeout_ns;
+	/* Long operations (harness_long): */
+	int reps;		/* timed repetitions (--reps; default 3, 1 with --quick) */
+	uint64_t duration_ns;	/* --duration: a time-based op runs this long per
+				 * repetition; an amount-based op repeats until it has
+				 * passed (0: use reps only) */
+	int warmup_reps;	/* --warmup N: repetitions run and discarded first */
+	uint64_t ramp_ns;	/* --warmup DUR: the first DUR of each repetition is
+				 * run but left out of its figure (fio's ramp_time) */
+	uint64_t interval_ns;	/* per-interval figures (default 1 s) */
+	uint64_t long_budget_ns;	/* --budget given: no repetition starts after it */
+	int progress;		/* a progress line on stderr (a terminal, not -q) */
+	const char *progress_prefix;	/* "[3/9] disk.seq" */
 };
 
 struct harness {
@@ -40,6 +56,15 @@ struct measure {
 };
 
 void harness_default_cfg(struct harness_cfg *cfg);
+
+/* CPU time (this process and its waited-for children) and wall clock, to
+ * record the CPU use of a measured phase on a metric. */
+struct harness_cpu {
+	double user_s, sys_s;
+	uint64_t wall_ns;
+};
+void harness_cpu(struct harness_cpu *c);
+void harness_cpu_record(struct metric *m, const struct harness_cpu *c0, const struct harness_cpu *c1);
 /* Measure the clock and the empty-loop overhead. */
 void harness_init(struct harness *h, const struct harness_cfg *cfg);
 
@@ -65,6 +90,20 @@ int harness_pin(struct bench_ctx *ctx, struct affinity *save);
 /* The run's host facts (caches, memory) for a benchmark to size itself:
  * ctx->opt->host, or, when the caller gave none, read into *tmp. */
 const struct sysinfo *harness_host(struct bench_ctx *ctx, struct sysinfo *tmp);
+
+/* Run the benchmark in a child process (its own process group), so that a
+ * crash (SIGSEGV, abort, OOM kill) fails only that benchmark: the child sends
+ * its result back over a pipe. On SIGINT/SIGTERM the child is told to stop
+ * and is killed if it has not within half a second. */
+void harness_run_isolated(struct harness *h, const struct bench *b, const struct bench_opts *opt,
+			  struct bench_result *br);
+
+/* The op timeout: arm before a call that may block (0 disarms); a call
+ * that outlasts it returns EINTR, and harness_timed_out() says so. A
+ * benchmark that ignores it is ended 1 s later. */
+void harness_arm(const struct harness *h);
+void harness_disarm(void);
+int harness_timed_out(void);
 
 /* fork() for benchmark helpers: the child gets default signal handling and
  * never runs bakeoff's cleanup. */

@@ -11,10 +11,15 @@ children() {
 		awk -v p="$1" '$1 == "PPid:" && $2 == p { ok = 1 } $1 == "Pid:" { pid = $2 } END { if (ok) print pid }' "$f" 2>/dev/null
 	done
 }
-# wait_children PID N — wait up to 20 s for N children
+# copies PID — the parallel copies of bakeoff PID: each benchmark runs in a
+# child process of bakeoff, and its copies are that child's children
+copies() {
+	for _c in $(children "$1"); do children "$_c"; done
+}
+# wait_children PID N — wait up to 20 s for N copies
 wait_children() {
 	_i=0
-	while [ $_i -lt 200 ] && [ "$(children "$1" | wc -l)" -lt "$2" ]; do
+	while [ $_i -lt 200 ] && [ "$(copies "$1" | wc -l)" -lt "$2" ]; do
 		sleep 0.1
 		_i=$((_i + 1))
 	done
@@ -33,7 +38,7 @@ wait_gone() {
 "$BAKEOFF" run -q --parallel 2 --sample-time 300ms -o "$TMP/k.json" cpu.mhz >/dev/null 2>&1 &
 pid=$!
 wait_children $pid 2
-victim=$(children $pid | head -n 1)
+victim=$(copies $pid | head -n 1)
 check "two copies running" [ -n "$victim" ]
 kill -9 "$victim" 2>/dev/null
 if wait_gone $pid; then
@@ -42,15 +47,15 @@ if wait_gone $pid; then
 	check "benchmark failed: a copy died" [ -n "$(jget "$TMP/k.json" 'bench("cpu.mhz")->{status} eq "failed" && bench("cpu.mhz")->{reason} =~ /copy/')" ]
 else
 	ok 1 "run ends with exit 1 (it hung; killed)"
-	kill -9 $pid $(children $pid) 2>/dev/null
+	kill -9 $pid $(copies $pid) $(children $pid) 2>/dev/null
 	skip "no result to read"
 fi
 
-# 2. SIGTERM to bakeoff alone (not its process group).
+# 2. SIGTERM to bakeoff alone (not its process group, nor the benchmark's).
 "$BAKEOFF" run -q --parallel 2 --sample-time 300ms -o "$TMP/t.json" cpu.mhz >/dev/null 2>&1 &
 pid=$!
 wait_children $pid 2
-copies=$(children $pid)
+cps=$(copies $pid)
 kill -TERM $pid
 if wait_gone $pid; then
 	wait $pid
@@ -61,7 +66,7 @@ else
 fi
 sleep 0.5
 left=
-for c in $copies; do kill -0 "$c" 2>/dev/null && left="$left $c"; done
+for c in $cps; do kill -0 "$c" 2>/dev/null && left="$left $c"; done
 check "no copy outlives bakeoff (${left:-none left})" [ -z "$left" ]
 check "result marked interrupted" [ "$(jget "$TMP/t.json" '$r->{run}{interrupted} ? 1 : 0')" = 1 ]
 done_testing
