@@ -397,7 +397,7 @@ int main(void)
 				const struct colcheck *c = &colchecks[i];
 
 				row(t, c->title, "gamma", line, sizeof line);
-				is_str(field(line, c->k, f, sizeof f), c->want, c->what);
+				is_str(field(line, c->k, f, sizeof f), c->want, "%s", c->what);
 			}
 			row(t, "Processor, Processes", "old", line, sizeof line);
 			is_str(field(line, 10, f, sizeof f), "-", "no kill0: no sig hndl");
