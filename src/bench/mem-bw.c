@@ -5,15 +5,39 @@
  * is the bytes copied (as lmbench bcopy, perf bench mem memcpy and mbw
  * count), not the bytes moved (a copy reads and writes, so the memory bus
  * carries twice that; STREAM's Copy counts both). Buffers are written
- * once in setup so page faults are not timed.
+ * once in setup so page faults are not timed; the buffers are filled in
+ * slices with a check for Ctrl-C between them, and refused up front when
+ * they would not fit in the machine's memory.
  *
- * lmbench bw_mem names: read = rd, write = wr, rmw = rdwr (each word read,
- * changed and written back), copy = bcopy (libc), copy_hand = cp / bcopy
- * (hand), a word loop, bzero = bzero / fwr (memset to zero). */
+ * The main figures are bakeoff's own loops over 64-bit words. lmbench's
+ * bw_mem programs touch 32-bit ints: its rd / wr / rdwr / cp touch one int
+ * in four (a 32-byte stride), its frd / fwr / fcp every int, and its
+ * summary's "Mem read" / "Mem write" are frd / fwr. So mem.bw.read and
+ * mem.bw.write also record a detail figure "frd" / "fwr": every 32-bit word
+ * of the buffer summed into one accumulator, or stored, 128 words (512
+ * bytes) per iteration as lmbench's loops do, written here from that
+ * description. Same buffer, same byte counting.
+ *
+ * Closest lmbench bw_mem modes: read ~ frd with 64-bit words, write ~ fwr
+ * with 64-bit words, rmw ~ rdwr on every word (rdwr touches one int in
+ * four), copy = bcopy (libc), copy_hand ~ fcp with 64-bit words (the
+ * summary's "Bcopy (hand)"), bzero = bzero. */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bench.h"
+#include "harness.h"
 #include "result.h"
+#include "scratch.h"
+#include "units.h"
+#include "sysinfo.h"
+
+/* Setup fills the buffers this many bytes at a time between interrupt
+ * checks: a few ms each, however large --mem-size is. */
+#define FILL_SLICE ((size_t)16 << 20)
+/* lmbench's loops work on 512-byte chunks: 128 32-bit words. */
+#define CHUNK_WORDS 128
 
 struct bw_state {
 	uint64_t *src, *dst;
@@ -29,29 +53,74 @@ static void bw_teardown(void *state)
 	free(s);
 }
 
+/* memset in slices, returning -1 (errno EINTR) once Ctrl-C was pressed. */
+static int fill(void *p, int c, size_t bytes)
+{
+	size_t off, k;
+
+	for (off = 0; off < bytes; off += k) {
+		if (scratch_interrupted()) {
+			errno = EINTR;
+			return -1;
+		}
+		k = bytes - off < FILL_SLICE ? bytes - off : FILL_SLICE;
+		memset((char *)p + off, c, k);
+	}
+	return 0;
+}
+
 static int bw_setup(struct bench_ctx *ctx, void **state, int two)
 {
 	struct bw_state *s = calloc(1, sizeof(*s));
-	size_t bytes = ctx->opt->mem_size & ~(size_t)63;
+	/* Whole 512-byte chunks, so lmbench's loops need no tail. */
+	size_t bytes = ctx->opt->mem_size & ~(size_t)511;
+	size_t nbuf = two ? 2 : 1;
+	struct sysinfo tmp;
+	const struct sysinfo *si = harness_host(ctx, &tmp);
 
-	if (!s || bytes < 64)
+	if (!s) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+		return -1;
+	}
+	if (bytes < 512) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "--mem-size is below 512 bytes");
 		goto fail;
+	}
+	if (si->mem_total && (double)bytes * (double)nbuf > (double)si->mem_total) {
+		char need[32], have[32];
+
+		fmt_size(need, sizeof(need), (uint64_t)bytes * nbuf);
+		fmt_size(have, sizeof(have), si->mem_total);
+		snprintf(ctx->reason, sizeof(ctx->reason),
+			 "needs %s of memory (%zu buffer%s of --mem-size), %s in this machine",
+			 need, nbuf, nbuf > 1 ? "s" : "", have);
+		goto fail;
+	}
 	s->words = bytes / 8;
-	if (posix_memalign((void **)&s->src, 64, bytes))
+	if (posix_memalign((void **)&s->src, 64, bytes)) {
+		s->src = NULL;
+		goto oom;
+	}
+	if (fill(s->src, 1, bytes) < 0)
 		goto fail;
-	memset(s->src, 1, bytes);
 	if (two) {
-		if (posix_memalign((void **)&s->dst, 64, bytes))
+		if (posix_memalign((void **)&s->dst, 64, bytes)) {
+			s->dst = NULL;
+			goto oom;
+		}
+		if (fill(s->dst, 2, bytes) < 0)
 			goto fail;
-		memset(s->dst, 2, bytes);
 	}
 	ctx->bytes_per_op = (double)bytes;
 	result_param_num(ctx->res, "mem_size_bytes", (double)bytes);
 	*state = s;
 	return 0;
+oom:
+	fmt_size(ctx->reason, sizeof(ctx->reason), bytes);
+	snprintf(ctx->reason + strlen(ctx->reason), sizeof(ctx->reason) - strlen(ctx->reason),
+		 " buffer: out of memory");
 fail:
-	if (s)
-		bw_teardown(s);
+	bw_teardown(s);
 	return -1;
 }
 
@@ -63,6 +132,51 @@ static int setup_one(struct bench_ctx *ctx, void **state)
 static int setup_two(struct bench_ctx *ctx, void **state)
 {
 	return bw_setup(ctx, state, 1);
+}
+
+/* lmbench frd: every 32-bit word read and summed, one accumulator, a
+ * 128-word chunk per iteration. */
+static int frd_op(void *state, uint64_t n)
+{
+	struct bw_state *s = state;
+	const uint32_t *p, *end = (const uint32_t *)s->src + s->words * 2;
+	uint32_t sum = 0;
+	uint64_t k;
+	int j;
+
+	for (k = 0; k < n; k++) {
+		for (p = (const uint32_t *)s->src; p < end; p += CHUNK_WORDS) {
+			for (j = 0; j < CHUNK_WORDS; j++)
+				sum += p[j];
+		}
+		BENCH_KEEP(sum);
+	}
+	bench_use(sum);
+	return 0;
+}
+
+/* lmbench fwr: every 32-bit word stored, a 128-word chunk per iteration.
+ * The barrier on the pointer keeps the compiler from turning the loop into
+ * a call to memset (libc's figure, mem.bw.bzero's). */
+static int fwr_op(void *state, uint64_t n)
+{
+	struct bw_state *s = state;
+	uint32_t *p, *end = (uint32_t *)s->src + s->words * 2;
+	uint64_t k;
+	int j;
+
+	for (k = 0; k < n; k++) {
+		uint32_t v = (uint32_t)k | 1;
+
+		BENCH_KEEP(v);
+		for (p = (uint32_t *)s->src; p < end; p += CHUNK_WORDS) {
+			for (j = 0; j < CHUNK_WORDS; j++)
+				p[j] = v;
+			BENCH_KEEP(p);
+		}
+	}
+	bench_use(((uint32_t *)s->src)[0]);
+	return 0;
 }
 
 static int read_op(void *state, uint64_t n)
@@ -184,16 +298,56 @@ static int bzero_op(void *state, uint64_t n)
 	return 0;
 }
 
+/* The main figure with op, then lmbench's loop over the same buffer as the
+ * detail figure `name`. */
+static int run_with_lmbench(struct bench_ctx *ctx, int (*op)(void *, uint64_t),
+			    const char *name, int (*lm_op)(void *, uint64_t))
+{
+	void *state = NULL;
+	struct measure m = {
+		.name = "", .unit = "MB/s", .kind = KIND_BANDWIDTH, .better = BETTER_HIGHER,
+		.op = op, .ops_per_call = 1,
+	};
+	int rc;
+
+	if (setup_one(ctx, &state) < 0) {
+		if (!ctx->reason[0])
+			snprintf(ctx->reason, sizeof(ctx->reason), "setup: %s", strerror(errno));
+		return -1;
+	}
+	m.state = state;
+	m.bytes_per_op = ctx->bytes_per_op;
+	rc = harness_measure(ctx, &m, NULL);
+	if (rc == 0) {
+		m.name = name;
+		m.op = lm_op;
+		m.detail = 1;
+		rc = harness_measure(ctx, &m, NULL);
+	}
+	bw_teardown(state);
+	return rc;
+}
+
+static int read_run(struct bench_ctx *ctx)
+{
+	return run_with_lmbench(ctx, read_op, "frd", frd_op);
+}
+
+static int write_run(struct bench_ctx *ctx)
+{
+	return run_with_lmbench(ctx, write_op, "fwr", fwr_op);
+}
+
 const struct bench bench_mem_bw_read = {
 	.id = "mem.bw.read", .group = "mem", .title = "Memory read",
 	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH,
-	.setup = setup_one, .op = read_op, .teardown = bw_teardown,
+	.run = read_run,
 };
 
 const struct bench bench_mem_bw_write = {
 	.id = "mem.bw.write", .group = "mem", .title = "Memory write",
 	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH,
-	.setup = setup_one, .op = write_op, .teardown = bw_teardown,
+	.run = write_run,
 };
 
 const struct bench bench_mem_bw_copy = {

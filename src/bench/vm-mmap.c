@@ -8,6 +8,9 @@
  * of it, and munmap, in us — lat_mmap's default pattern (its -r variant
  * touches the whole map every 160 KiB). The touches make faults on the new
  * mapping part of the figure, not only the bookkeeping of mmap itself.
+ * One untimed pass in setup counts its page faults (getrusage), recorded
+ * with the bytes walked per fault: how much one fault maps depends on how
+ * the page cache holds the file (Linux large folios, fault-around).
  *
  * vm.pagefault (lat_pagefault): one pass is mmap (read-only, shared),
  * reading one byte of every page in a shuffled order, munmap. Like
@@ -15,13 +18,16 @@
  * separately and subtracted, and the rest divided by the pages touched:
  * us per page. The kernel may map several cached pages per fault (Linux
  * "fault-around" maps up to 16), so the minor faults of one pass are
- * counted with getrusage and recorded, with the cost per actual fault as a
- * second figure.
+ * counted with getrusage and recorded (faults_per_pass, bytes_per_fault),
+ * with the cost per actual fault as a second figure.
  *
  * vm.mmap.reread (bw_mmap_rd in mmap_only mode, the lmbench summary's
  * "Mmap reread"): the file is mapped once in setup and faulted in; one
  * operation sums every 64-bit word of the mapping; MB/s (10^6) counting
- * the file's bytes once. */
+ * the file's bytes once; a note when the file is under 4x the LLC.
+ *
+ * Every loop over the whole file (faulting in, summing, a fault pass)
+ * checks for Ctrl-C at least every 16 MiB or 4096 pages. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -32,6 +38,7 @@
 #include <unistd.h>
 #include "harness.h"
 #include "result.h"
+#include "scratch.h"
 #include "vm.h"
 
 #define TOUCH_STRIDE (16 << 10)	/* lat_mmap's PSIZE */
@@ -78,15 +85,25 @@ static struct map_state *map_state_new(struct bench_ctx *ctx, const char *tag)
 
 /* --- vm.mmap.lat ------------------------------------------------------- */
 
+static int lat_op(void *state, uint64_t n);
+
 static int lat_setup(struct bench_ctx *ctx, void **state)
 {
 	struct map_state *s = map_state_new(ctx, "mmap");
+	double mi0, ma0, mi1, ma1;
+	size_t touched;
 
 	if (!s)
 		return -1;
 	*state = s;
+	touched = s->size / TOUCH_PART;
 	result_param_num(ctx->res, "touch_stride_bytes", TOUCH_STRIDE);
-	result_param_num(ctx->res, "touched_bytes", (double)(s->size / TOUCH_PART));
+	result_param_num(ctx->res, "touched_bytes", (double)touched);
+	result_param_num(ctx->res, "touches_per_pass",
+			 (double)((touched + TOUCH_STRIDE - 1) / TOUCH_STRIDE));
+	/* One untimed pass: what a timed one faults. */
+	if (vm_faults(&mi0, &ma0) == 0 && lat_op(s, 1) == 0 && vm_faults(&mi1, &ma1) == 0)
+		vm_record_faults(ctx, mi1 - mi0, ma1 - ma0, (double)touched);
 	return 0;
 }
 
@@ -103,6 +120,11 @@ static int lat_op(void *state, uint64_t n)
 			return -1;
 		for (off = 0; off < end; off += TOUCH_STRIDE)
 			p[off] = (char)k;
+		if (scratch_interrupted()) {
+			munmap(p, s->size);
+			errno = EINTR;
+			return -1;
+		}
 		acc += (uintptr_t)p;
 		if (munmap(p, s->size) < 0)
 			return -1;
@@ -148,8 +170,14 @@ static int fault_pass_op(void *state, uint64_t n)
 		p = mmap(NULL, s->size, PROT_READ, MAP_SHARED, s->fd, 0);
 		if ((void *)p == MAP_FAILED)
 			return -1;
-		for (i = 0; i < s->npages; i++)
+		for (i = 0; i < s->npages; i++) {
 			acc += (unsigned char)p[s->offs[i]];
+			if ((i & 4095) == 4095 && scratch_interrupted()) {
+				munmap((void *)p, s->size);
+				errno = EINTR;
+				return -1;
+			}
+		}
 		if (munmap((void *)p, s->size) < 0)
 			return -1;
 	}
@@ -173,15 +201,6 @@ static void shuffle(size_t *v, size_t n)
 		v[i - 1] = v[j];
 		v[j] = t;
 	}
-}
-
-static double faults_now(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_SELF, &ru) < 0)
-		return -1;
-	return (double)ru.ru_minflt + (double)ru.ru_majflt;
 }
 
 /* Records a metric derived from the pass samples: (pass - map) / div. */
@@ -218,7 +237,7 @@ static int pagefault_run(struct bench_ctx *ctx)
 		.unit = "us", .kind = KIND_LATENCY, .better = BETTER_LOWER,
 	};
 	long page = sysconf(_SC_PAGESIZE);
-	double f0, f1, faults;
+	double mi0 = 0, ma0 = 0, mi1 = 0, ma1 = 0, faults;
 	struct metric *copy;
 	size_t i;
 	int rc = -1;
@@ -251,13 +270,17 @@ static int pagefault_run(struct bench_ctx *ctx)
 		goto fail_sub;
 	mmap_m = result_metric(&mine, "map");
 	pass_m = result_metric(&mine, "pass");
-	f0 = faults_now();
+	/* One more pass, untimed, counting its faults. */
+	if (vm_faults(&mi0, &ma0) < 0)
+		mi0 = ma0 = -1;
 	if (fault_pass_op(s, 1) < 0) {
-		snprintf(ctx->reason, sizeof(ctx->reason), "mmap: %s", strerror(errno));
+		snprintf(ctx->reason, sizeof(ctx->reason), "%s",
+			 errno == EINTR ? "interrupted" : strerror(errno));
 		goto out;
 	}
-	f1 = faults_now();
-	faults = f0 >= 0 && f1 >= 0 ? f1 - f0 : 0;
+	if (mi0 < 0 || vm_faults(&mi1, &ma1) < 0)
+		mi1 = mi0, ma1 = ma0;
+	faults = (mi1 - mi0) + (ma1 - ma0);
 	if (pass_m->st.median <= mmap_m->st.median) {
 		snprintf(ctx->reason, sizeof(ctx->reason),
 			 "touching %zu pages (%.3g us a pass) costs no more than mmap+munmap "
@@ -277,7 +300,7 @@ static int pagefault_run(struct bench_ctx *ctx)
 	copy->overhead_ns = mmap_m->overhead_ns;
 	result_param_num(ctx->res, "page_bytes", (double)page);
 	result_param_num(ctx->res, "pages_touched", (double)s->npages);
-	result_param_num(ctx->res, "faults_per_pass", faults);
+	vm_record_faults(ctx, mi1 - mi0, ma1 - ma0, (double)s->size);
 	rc = 0;
 	goto out;
 fail_sub:
@@ -302,6 +325,7 @@ const struct bench bench_vm_pagefault = {
 static int rd_setup(struct bench_ctx *ctx, void **state)
 {
 	struct map_state *s = map_state_new(ctx, "mmrd");
+	uint64_t acc = 0;
 	void *p;
 
 	if (!s)
@@ -314,7 +338,11 @@ static int rd_setup(struct bench_ctx *ctx, void **state)
 	}
 	s->map = p;
 	/* Fault every page in now: the figure is reading a mapping. */
-	bench_use(vm_sum(s->map, s->size));
+	if (vm_sum_checked(s->map, s->size, &acc) < 0) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "interrupted");
+		return -1;
+	}
+	bench_use(acc);
 	ctx->bytes_per_op = (double)s->size;
 	return 0;
 }
@@ -325,15 +353,21 @@ static int rd_op(void *state, uint64_t n)
 	uint64_t k, acc = 0;
 
 	for (k = 0; k < n; k++) {
-		acc += vm_sum(s->map, s->size);
+		if (vm_sum_checked(s->map, s->size, &acc) < 0)
+			return -1;
 		BENCH_KEEP(acc);
 	}
 	bench_use(acc);
 	return 0;
 }
 
+static int rd_run(struct bench_ctx *ctx)
+{
+	return vm_run_reread(ctx, rd_setup, rd_op, map_teardown);
+}
+
 const struct bench bench_vm_mmap_reread = {
 	.id = "vm.mmap.reread", .group = "vm", .title = "Mmap reread (mapped once, summed)",
 	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH,
-	.setup = rd_setup, .op = rd_op, .teardown = map_teardown,
+	.run = rd_run,
 };

@@ -6,7 +6,11 @@
  *
  * Each column is filled from one bakeoff benchmark id / metric name and
  * converted from the metric's unit to the unit lmbench prints in that
- * section. Where lmbench leaves a cell blank we print "-": a figure we do
+ * section. Where lmbench's column is defined differently from bakeoff's
+ * own figure, the column takes what lmbench measures: a figure recorded for
+ * it (mem.bw.read:frd, mem.bw.write:fwr, mem.lat:main_stride128) or a
+ * difference of recorded figures (sig hndl = catch - kill0, prot fault =
+ * prot - (catch - kill0)). docs/lmbench-format.md lists every column. Where lmbench leaves a cell blank we print "-": a figure we do
  * not measure, a benchmark this result lacks, or one that did not run ok.
  * A benchmark that did not run ok also gets a footnote under its section
  * naming its status and reason, so "-" is never a silent gap.
@@ -29,13 +33,20 @@ enum target { T_US, T_NS, T_MBS, T_MHZ, T_BYTES, T_COUNT };
 /* Where a column's figure comes from. */
 enum source {
 	S_NONE,		/* lmbench has it, bakeoff does not measure it: always "-" */
-	S_METRIC,	/* id + metric name ("" = main figure) */
+	S_METRIC,	/* id + metric name ("" = main figure), else id + alt */
 	S_MEAN2,	/* mean of the main figures of id and id2 (lmbench's "null I/O") */
 	S_MHZ,		/* cpu.mhz, else the MHz the OS reports */
 	S_TLB,		/* mem.tlb metric or parameter "pages" */
+	S_SUM,		/* sum of signed terms, each converted first, clamped at 0 */
 };
 
 enum style { F_DEC, F_INT };
+
+/* One term of an S_SUM column: sign x figure (id, metric). */
+struct term {
+	int sign;
+	const char *id, *metric;
+};
 
 struct col {
 	const char *pre;	/* printed before the cell: separator / alignment */
@@ -44,12 +55,18 @@ struct col {
 	const char *id, *metric, *id2;
 	enum target tgt;
 	enum style style;
+	const char *alt;	/* S_METRIC: the metric to use when `metric` is absent */
+	const char *need;	/* lmbench's column name: footnote an ok benchmark that
+				 * lacks the metric lmbench's definition needs */
+	struct term terms[3];	/* S_SUM; unused terms have sign 0 */
 };
 
-#define NONE(pre, w) { pre, w, S_NONE, NULL, NULL, NULL, T_COUNT, F_DEC }
-#define MET(pre, w, id, m, t) { pre, w, S_METRIC, id, m, NULL, t, F_DEC }
-#define IMET(pre, w, id, m, t) { pre, w, S_METRIC, id, m, NULL, t, F_INT }
-#define MHZ(pre, w) { pre, w, S_MHZ, NULL, NULL, NULL, T_MHZ, F_INT }
+#define NONE(p_, w_) { .pre = p_, .width = w_, .src = S_NONE, .tgt = T_COUNT }
+#define MET(p_, w_, i_, m_, t_) \
+	{ .pre = p_, .width = w_, .src = S_METRIC, .id = i_, .metric = m_, .tgt = t_ }
+#define IMET(p_, w_, i_, m_, t_) \
+	{ .pre = p_, .width = w_, .src = S_METRIC, .id = i_, .metric = m_, .tgt = t_, .style = F_INT }
+#define MHZ(p_, w_) { .pre = p_, .width = w_, .src = S_MHZ, .tgt = T_MHZ, .style = F_INT }
 
 struct section {
 	const char *name;	/* for "(no figures for NAME)" */
@@ -69,7 +86,8 @@ static const struct section sections[] = {
 	  "--------- ------------- ----------------------- ---- ----- ----- ------ ----\n",
 	  1, 5,
 	  { MHZ("", 4),
-	    { " ", 5, S_TLB, "mem.tlb", "pages", NULL, T_COUNT, F_INT },
+	    { .pre = " ", .width = 5, .src = S_TLB, .id = "mem.tlb", .metric = "pages",
+	      .tgt = T_COUNT, .style = F_INT },
 	    IMET(" ", 5, "mem.line", "", T_BYTES),
 	    MET(" ", 6, "mem.par", "", T_COUNT),
 	    NONE(" ", 4) } },
@@ -82,12 +100,15 @@ static const struct section sections[] = {
 	  0, 11,
 	  { MHZ("", 4),
 	    MET(" ", 4, "proc.syscall.null", "", T_US),
-	    { " ", 4, S_MEAN2, "proc.syscall.read", "", "proc.syscall.write", T_US, F_DEC },
+	    { .pre = " ", .width = 4, .src = S_MEAN2, .id = "proc.syscall.read", .metric = "",
+	      .id2 = "proc.syscall.write", .tgt = T_US },
 	    MET(" ", 4, "proc.syscall.stat", "", T_US),
 	    MET(" ", 4, "proc.syscall.open", "", T_US),
 	    NONE(" ", 4),
 	    MET(" ", 4, "proc.signal.install", "", T_US),
-	    MET(" ", 4, "proc.signal.catch", "", T_US),
+	    /* lmbench's lat_sig catch less the cost of kill(me, 0). */
+	    { .pre = " ", .width = 4, .src = S_SUM, .tgt = T_US, .need = "sig hndl",
+	      .terms = { { 1, "proc.signal.catch", "" }, { -1, "proc.signal.catch", "kill0" } } },
 	    MET(" ", 4, "proc.fork.exit", "", T_US),
 	    MET(" ", 4, "proc.fork.exec", "", T_US),
 	    MET(" ", 4, "proc.fork.sh", "", T_US) } },
@@ -103,8 +124,8 @@ static const struct section sections[] = {
 	    MET(" ", 6, "cpu.ops.int.mul", "", T_NS),
 	    MET(" ", 6, "cpu.ops.int.div", "", T_NS),
 	    MET(" ", 6, "cpu.ops.int.mod", "", T_NS) } },
-	{ "Basic int64 operations",
-	  "Basic int64 operations - times in nanoseconds - smaller is better\n"
+	{ "Basic uint64 operations",
+	  "Basic uint64 operations - times in nanoseconds - smaller is better\n"
 	  "------------------------------------------------------------------\n"
 	  "Host                 OS int64  int64  int64  int64  int64  \n"
 	  "                         bit    add    mul    div    mod   \n"
@@ -178,7 +199,10 @@ static const struct section sections[] = {
 	    MET(" ", 6, "fs.create.10k", "", T_US),
 	    MET(" ", 6, "fs.delete.10k", "", T_US),
 	    MET(" ", 7, "vm.mmap.lat", "", T_US),
-	    MET(" ", 5, "proc.signal.prot", "", T_US),
+	    /* lmbench's lat_sig prot less its catch figure (catch less kill0). */
+	    { .pre = " ", .width = 5, .src = S_SUM, .tgt = T_US, .need = "Prot Fault",
+	      .terms = { { 1, "proc.signal.prot", "" }, { -1, "proc.signal.catch", "" },
+			 { 1, "proc.signal.catch", "kill0" } } },
 	    MET(" ", 7, "vm.pagefault", "", T_US),
 	    NONE(" ", 5) } },
 	{ "*Local* Communication bandwidths in MB/s",
@@ -195,8 +219,11 @@ static const struct section sections[] = {
 	    IMET(" ", 6, "vm.mmap.reread", "", T_MBS),
 	    IMET(" ", 6, "mem.bw.copy", "", T_MBS),
 	    IMET(" ", 6, "mem.bw.copy_hand", "", T_MBS),
-	    IMET(" ", 4, "mem.bw.read", "", T_MBS),
-	    IMET(" ", 5, "mem.bw.write", "", T_MBS) } },
+	    /* lmbench's bw_mem frd / fwr: every 32-bit word. */
+	    { .pre = " ", .width = 4, .src = S_METRIC, .id = "mem.bw.read", .metric = "frd",
+	      .tgt = T_MBS, .style = F_INT, .need = "Mem read" },
+	    { .pre = " ", .width = 5, .src = S_METRIC, .id = "mem.bw.write", .metric = "fwr",
+	      .tgt = T_MBS, .style = F_INT, .need = "Mem write" } } },
 	{ "Memory latencies in nanoseconds",
 	  "Memory latencies in nanoseconds - smaller is better\n"
 	  "    (WARNING - may not be correct, check graphs)\n"
@@ -207,10 +234,12 @@ static const struct section sections[] = {
 	  { MHZ(" ", 4),
 	    MET(" ", 6, "mem.lat", "L1", T_NS),
 	    MET(" ", 6, "mem.lat", "L2", T_NS),
-	    /* lmbench's "Main mem" is a fixed-stride walk at the largest size,
-	     * which the prefetcher helps: our stride curve's last point.
-	     * "Rand mem" is the random walk's main-memory plateau. */
-	    MET(" ", 11, "mem.lat", "stride/*", T_NS),
+	    /* lmbench's "Main mem" is the stride-128 walk at its largest size;
+	     * results from before mem.lat recorded it fall back to the last
+	     * point of bakeoff's own fixed-stride curve. "Rand mem" is the
+	     * random walk's main-memory plateau. */
+	    { .pre = " ", .width = 11, .src = S_METRIC, .id = "mem.lat",
+	      .metric = "main_stride128", .alt = "stride/*", .tgt = T_NS },
 	    MET(" ", 11, "mem.lat", "main", T_NS),
 	    NONE(" ", 10) } },
 };
@@ -436,6 +465,48 @@ static struct cell figure(const struct result *r, const char *id, const char *me
 	return c;
 }
 
+/* figure(), and when the benchmark ran ok but lacks the metric that
+ * lmbench's column `need` is made from (a result from an older bakeoff),
+ * a footnote saying so: "-" alone would look like a figure never measured. */
+static struct cell needed(const struct result *r, const char *id, const char *metric,
+			  enum target t, struct notes *ns, const char *need)
+{
+	struct cell c = figure(r, id, metric, t, ns);
+	const struct bench_result *b = result_bench(r, id);
+	char host[16], line[512];
+
+	if (c.st != C_ABSENT || !need || !ns || !b || b->status != ST_OK)
+		return c;
+	host_label(r, host, sizeof(host));
+	snprintf(line, sizeof(line), "  (%s: %s has no \"%s\" figure, which lmbench's %s needs)",
+		 host, id, metric, need);
+	note_add(ns, line);
+	return c;
+}
+
+/* An S_SUM column: every term is converted, then added with its sign; a
+ * negative total is 0, as lmbench's settime(0). Any term missing or not
+ * ok makes the cell "-" (every term is still looked at, for footnotes). */
+static struct cell sum_of(const struct result *r, const struct col *col, struct notes *ns)
+{
+	struct cell c = { C_VALUE, 0 }, t;
+	size_t i;
+
+	for (i = 0; i < sizeof(col->terms) / sizeof(col->terms[0]) && col->terms[i].sign; i++) {
+		t = needed(r, col->terms[i].id, col->terms[i].metric, col->tgt, ns, col->need);
+		if (t.st != C_VALUE) {
+			if (c.st == C_VALUE)
+				c = t;
+			continue;
+		}
+		if (c.st == C_VALUE)
+			c.v += col->terms[i].sign * t.v;
+	}
+	if (c.st == C_VALUE && c.v < 0)
+		c.v = 0;
+	return c;
+}
+
 static struct cell cell_of(const struct result *r, const struct col *col, struct notes *ns)
 {
 	struct cell c = { C_ABSENT, 0 }, a, b;
@@ -445,8 +516,16 @@ static struct cell cell_of(const struct result *r, const struct col *col, struct
 	switch (col->src) {
 	case S_NONE:
 		return c;
+	case S_SUM:
+		return sum_of(r, col, ns);
 	case S_METRIC:
-		return figure(r, col->id, col->metric, col->tgt, ns);
+		if (col->alt) {
+			c = figure(r, col->id, col->metric, col->tgt, ns);
+			if (c.st != C_ABSENT)
+				return c;
+			return figure(r, col->id, col->alt, col->tgt, ns);
+		}
+		return needed(r, col->id, col->metric, col->tgt, ns, col->need);
 	case S_MEAN2:
 		/* lmbench averages read and write; with one of them missing it
 		 * shows the other rather than nothing. */

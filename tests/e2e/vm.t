@@ -1,5 +1,8 @@
 #!/bin/sh
-# vm.t — mmap, page faults, file and mmap reread at tiny sizes, end to end.
+# vm.t — mmap, page faults, file and mmap reread at tiny sizes, end to end:
+# plausible figures (ranges, never a relation between two timings), the
+# file state recorded (faults per pass, bytes per fault), the cache note,
+# the room check before a file is made, and Ctrl-C during a big file.
 . tests/e2e/lib.sh
 R=$TMP/r.json
 mkdir "$TMP/scratch"
@@ -20,6 +23,25 @@ check "mmap+munmap cost recorded" num_between "$(median "$R" vm.pagefault map)" 
 check "64 pages touched" [ "$(jget "$R" 'bench("vm.pagefault")->{params}{pages_touched}')" = 64 ]
 check "faults of a pass counted" num_between \
 	"$(jget "$R" 'bench("vm.pagefault")->{params}{faults_per_pass}')" 1 64
+# A fault maps at least a page and at most the whole 256K file.
+check "pagefault bytes per fault recorded" num_between \
+	"$(jget "$R" 'bench("vm.pagefault")->{params}{bytes_per_fault}')" 4096 262144
+check "mmap faults of a pass counted" num_between \
+	"$(jget "$R" 'bench("vm.mmap.lat")->{params}{faults_per_pass}')" 1 64
+check "mmap bytes per fault recorded" num_between \
+	"$(jget "$R" 'bench("vm.mmap.lat")->{params}{bytes_per_fault}')" 1 262144
+check "how the file was written is recorded" \
+	[ "$(jget "$R" 'bench("vm.file.reread")->{params}{write_block_bytes}')" = 65536 ]
+llc=$(jget "$R" 'my $m = 0; for (@{$r->{host}{caches} // []}) { $m = $_->{size_bytes} if ($_->{type} // "") ne "instruction" && $_->{size_bytes} > $m } $m')
+if [ -n "$llc" ] && [ "$llc" -gt 262144 ]; then
+	check "a 256K file in a bigger LLC gets a note" [ "$(jget "$R" \
+		'(metric("vm.file.reread","")->{note} // "") =~ /fits in the .* last-level cache/ ? 1 : 0')" = 1 ]
+	check "mmap reread gets the note too" [ "$(jget "$R" \
+		'(metric("vm.mmap.reread","")->{note} // "") =~ /last-level cache/ ? 1 : 0')" = 1 ]
+else
+	skip "no last-level cache above 256K reported"
+	skip "no last-level cache above 256K reported"
+fi
 check "file reread between 10 MB/s and 1 TB/s" num_between "$(median "$R" vm.file.reread)" 10 1000000
 check "mmap reread between 10 MB/s and 1 TB/s" num_between "$(median "$R" vm.mmap.reread)" 10 1000000
 check "no file left in the scratch parent" [ -z "$(ls -A "$TMP/scratch")" ]
@@ -33,4 +55,46 @@ check "parallel vm.pagefault has 2 per_copy entries" \
 	[ "$(jget "$P" 'scalar @{metric("vm.pagefault","")->{per_copy} // []}')" = 2 ]
 check "parallel vm.mmap.lat is ok" [ "$(status "$P" vm.mmap.lat)" = ok ]
 check "no file left after the parallel run" [ -z "$(ls -A "$TMP/scratch")" ]
+
+# No room: refused before anything is written, naming both figures.
+avail_k=$(df -Pk "$TMP/scratch" | awk 'NR == 2 { print $4 }')
+if [ -n "$avail_k" ] && [ "$avail_k" -lt $((1024 * 1024 * 1024)) ]; then
+	F=$TMP/full.json
+	"$BAKEOFF" run -q --quick --samples 3 --map-size 1T --dir "$TMP/scratch" -o "$F" \
+		vm.mmap.lat >/dev/null 2>&1
+	why=$(jget "$F" 'bench("vm.mmap.lat")->{reason}')
+	diag "reason: $why"
+	check "a 1T file is refused for want of space" [ "$(status "$F" vm.mmap.lat)" = failed ]
+	check "the reason names the size, the directory and what is free" \
+		sh -c "echo '$why' | grep -Eq '^needs 1 TiB in .*/bakeoff\..* [0-9.]+ [KMGT]?i?B free$'"
+	check "nothing left in the scratch parent" [ -z "$(ls -A "$TMP/scratch")" ]
+else
+	skip "1 TiB or more free here"
+	skip "1 TiB or more free here"
+	skip "1 TiB or more free here"
+fi
+
+# Ctrl-C while a 4 GiB file is being made ends the run within a second.
+mkdir "$TMP/tmpdir"
+avail_k=$(df -Pk "$TMP/tmpdir" | awk 'NR == 2 { print $4 }')
+if [ -n "$avail_k" ] && [ "$avail_k" -gt $((6 * 1024 * 1024)) ]; then
+	TMPDIR=$TMP/tmpdir "$BAKEOFF" run -q --map-size 4G -o "$TMP/int.json" vm.file.reread \
+		>/dev/null 2>"$TMP/interr" &
+	pid=$!
+	sleep 2
+	t0=$(perl -MTime::HiRes=time -e 'printf "%.3f", time')
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	t1=$(perl -MTime::HiRes=time -e 'printf "%.3f", time')
+	el=$(perl -e 'printf "%.2f", $ARGV[1] - $ARGV[0]' "$t0" "$t1")
+	diag "SIGINT to exit: $el s"
+	check "SIGINT during a 4G file ends the run within 1 s" perl -e 'exit !($ARGV[0] <= 1.0)' "$el"
+	ok $((rc != 130)) "exit status 130 (got $rc)"
+	check "no scratch left in TMPDIR" [ -z "$(ls -A "$TMP/tmpdir")" ]
+else
+	skip "under 6 GiB free for a 4 GiB file"
+	skip "under 6 GiB free for a 4 GiB file"
+	skip "under 6 GiB free for a 4 GiB file"
+fi
 done_testing
