@@ -334,7 +334,8 @@ static void cores_from_sysfs(struct core_set *cs)
 		str_fmt(path, sizeof path, "/sys/devices/system/cpu/%s/online", n);
 		if (read_ll(path, 1) == 0)
 			continue;
-		str_fmt(path, sizeof path, "/sys/devices/system/cpu/%s/topology/physical_package_id", n);
+		str_fmt(path, sizeof path, "/sys/devices/system/cpu/%s/topology/physical_package_id",
+			n);
 		phys = read_ll(path, -1);
 		str_fmt(path, sizeof path, "/sys/devices/system/cpu/%s/topology/core_id", n);
 		core = read_ll(path, -1);
@@ -373,7 +374,7 @@ static void cpu_linux(struct sysinfo *si, struct cpuinfo_scan *ci)
 			str_fmt(name, sizeof name, "%s part 0x%lx", impl, ci->part);
 		else
 			str_fmt(name, sizeof name, "implementer 0x%lx part 0x%lx",
-			    ci->implementer, ci->part);
+				ci->implementer, ci->part);
 		if (ci->hardware[0])
 			str_fmt(si->cpu_model, sizeof si->cpu_model, "%s (%s)", name, ci->hardware);
 		else

@@ -383,7 +383,8 @@ void sysinfo_print(const struct sysinfo *si, FILE *f)
 		fmt_size(sz, sizeof sz, c->size);
 		str_cat(line, sizeof line, "%s%s %s", i ? ", " : "", label, sz);
 		if (show_line && show_shared)
-			str_cat(line, sizeof line, " (line %d B, shared by %d)", c->line, c->shared_by);
+			str_cat(line, sizeof line, " (line %d B, shared by %d)", c->line,
+				c->shared_by);
 		else if (show_line)
 			str_cat(line, sizeof line, " (line %d B)", c->line);
 		else if (show_shared)
