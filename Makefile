@@ -3,6 +3,8 @@
 #   make            build ./bakeoff
 #   make check      build and run every test under prove
 #   make sanitize   build with ASan+UBSan in build-san/ and run every test
+#   make generic    build everything in build-generic/ with the portable OS
+#                   layer (os-generic.c) instead of os-linux.c
 #   make peers      run established peers beside bakeoff (scripts/peers.sh)
 #   make install    PREFIX=/usr/local DESTDIR=
 
@@ -63,6 +65,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbakeoff.a
 	@echo "  CC      $<"
 	$(Q)$(CC) $(ALL_CFLAGS) -Itests $(LDFLAGS) -o $@ $< $(BUILD)/libbakeoff.a $(LDLIBS)
 
+unit: $(UNIT_BIN)
+
 check: $(BINPATH) $(UNIT_BIN)
 	BAKEOFF=./$(BINPATH) BUILD=$(BUILD) $(PROVE) --exec '' $(UNIT_BIN) $(E2E)
 
@@ -70,6 +74,9 @@ SAN = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-
 sanitize:
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	$(MAKE) BUILD=build-san CFLAGS="$(SAN)" LDFLAGS="$(SAN)" check
+
+generic:
+	$(MAKE) BUILD=build-generic CFLAGS="$(CFLAGS) -DBAKEOFF_NO_LINUX" all unit
 
 peers: $(BINPATH)
 	BAKEOFF=./$(BINPATH) sh scripts/peers.sh
@@ -80,7 +87,7 @@ install: $(BINPATH)
 	install -m 644 docs/bakeoff.1 $(DESTDIR)$(PREFIX)/share/man/man1/bakeoff.1
 
 clean:
-	rm -rf build build-san bakeoff
+	rm -rf build build-san build-generic bakeoff
 
-.PHONY: all check sanitize peers install clean
+.PHONY: all unit check sanitize generic peers install clean
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BIN:=.d)

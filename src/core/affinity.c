@@ -8,45 +8,35 @@
  * the first allowed one, so that --parallel copies that the scheduler has
  * spread over CPUs stay spread.
  *
- * Linux only (sched_getaffinity/sched_setaffinity, which need
- * _GNU_SOURCE, defined here before any header); elsewhere pinning reports
- * "unsupported" rather than failing. */
-#if defined(__linux__)
-#define _GNU_SOURCE
-#endif
+ * The OS calls are in os.h; where the OS has none (ENOSYS) pinning
+ * reports "unsupported" rather than failing. */
 #include <errno.h>
-#include <string.h>
 #include "affinity.h"
-#if defined(__linux__)
-#include <sched.h>
-
-_Static_assert(sizeof(cpu_set_t) <= sizeof(((struct affinity *)0)->mask),
-	       "struct affinity cannot hold a cpu_set_t");
 
 int affinity_pin_here(struct affinity *save, int *cpu)
 {
-	cpu_set_t old, one;
+	struct os_cpuset one = { { 0 } };
 	int c;
 
 	save->saved = 0;
-	if (sched_getaffinity(0, sizeof(old), &old) < 0)
-		return -1;
-	c = sched_getcpu();
-	if (c < 0 || c >= CPU_SETSIZE || !CPU_ISSET(c, &old)) {
-		/* No sched_getcpu (old kernel) or a migration between the two
-		 * calls: take the first allowed CPU instead. */
-		for (c = 0; c < CPU_SETSIZE && !CPU_ISSET(c, &old); c++)
+	if (cpu)
+		*cpu = -1;
+	if (os_cpuset_get(&save->mask) < 0)
+		return errno == ENOSYS ? 0 : -1;
+	c = os_cpu_current();
+	if (!os_cpuset_has(&save->mask, c)) {
+		/* No current CPU known (old kernel) or a migration between the
+		 * two calls: take the first allowed CPU instead. */
+		for (c = 0; c < OS_MAX_CPUS && !os_cpuset_has(&save->mask, c); c++)
 			;
-		if (c == CPU_SETSIZE) {
+		if (c == OS_MAX_CPUS) {
 			errno = EINVAL;
 			return -1;
 		}
 	}
-	CPU_ZERO(&one);
-	CPU_SET(c, &one);
-	if (sched_setaffinity(0, sizeof(one), &one) < 0)
+	os_cpuset_add(&one, c);
+	if (os_cpuset_set(&one) < 0)
 		return -1;
-	memcpy(save->mask, &old, sizeof(old));
 	save->saved = 1;
 	if (cpu)
 		*cpu = c;
@@ -55,44 +45,22 @@ int affinity_pin_here(struct affinity *save, int *cpu)
 
 void affinity_restore(const struct affinity *save)
 {
-	cpu_set_t old;
 	int e = errno;
 
 	if (!save || !save->saved)
 		return;
-	memcpy(&old, save->mask, sizeof(old));
-	sched_setaffinity(0, sizeof(old), &old);
+	os_cpuset_set(&save->mask);
 	errno = e;
 }
 
 int affinity_count(void)
 {
-	cpu_set_t set;
+	struct os_cpuset set;
+	int c, n = 0;
 
-	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+	if (os_cpuset_get(&set) < 0)
 		return -1;
-	return CPU_COUNT(&set);
+	for (c = 0; c < OS_MAX_CPUS; c++)
+		n += os_cpuset_has(&set, c);
+	return n;
 }
-
-#else
-
-int affinity_pin_here(struct affinity *save, int *cpu)
-{
-	save->saved = 0;
-	if (cpu)
-		*cpu = -1;
-	return 0;
-}
-
-void affinity_restore(const struct affinity *save)
-{
-	(void)save;
-}
-
-int affinity_count(void)
-{
-	errno = ENOSYS;
-	return -1;
-}
-
-#endif

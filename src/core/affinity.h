@@ -1,13 +1,13 @@
 /* affinity.h — pin the calling process to one CPU and undo it. The only
- * place bakeoff touches CPU affinity (Linux sched_setaffinity; other
- * systems report "unsupported"). The saved mask is opaque fixed storage so
- * callers need no OS headers or feature macros. */
+ * place bakeoff decides CPU affinity; the OS calls behind it are in os.h
+ * (Linux sched_setaffinity; systems without one report "unsupported"). */
 #ifndef BAKEOFF_AFFINITY_H
 #define BAKEOFF_AFFINITY_H
+#include "os.h"
 
 struct affinity {
-	int saved;			/* 1 when mask holds a mask to restore */
-	unsigned char mask[128];	/* the OS's mask (cpu_set_t: 1024 CPUs) */
+	int saved;		/* 1 when mask holds a mask to restore */
+	struct os_cpuset mask;
 };
 
 /* Pin the calling process to the CPU it is running on now (children

@@ -41,12 +41,12 @@ check "--pin ipc.pipe.lat is ok" [ "$(status "$N" ipc.pipe.lat)" = ok ]
 check "--pin ipc.pipe.lat between 0.1 and 1000 us" \
 	num_between "$(median "$N" ipc.pipe.lat)" 0.1 1000
 pinned=$(jget "$N" 'bench("ipc.pipe.lat")->{params}{pinned}')
-if [ "$(uname -s)" = Linux ]; then
+if os_linux; then
 	check "--pin ipc.pipe.lat recorded as pinned yes" [ "$pinned" = yes ]
 	check "--pin ipc.pipe.lat records pinned_cpu" \
 		num_between "$(jget "$N" 'bench("ipc.pipe.lat")->{params}{pinned_cpu}')" 0 4095
 else
-	skip "pinned yes is checked on Linux only (got $pinned)"
+	skip "pinned yes is checked with the Linux OS layer only (got $pinned)"
 	skip "pinned_cpu is checked on Linux only"
 fi
 check "--pin leaves bandwidth unpinned" \

@@ -40,6 +40,11 @@ done_testing() {
 	[ "$FAILED" -eq 0 ]
 }
 
+# os_linux — the binary was built with the Linux OS layer (os-linux.c):
+# Linux, and not a `make generic` build (whose cflags it prints).
+os_linux() {
+	[ "$(uname -s)" = Linux ] && ! "$BAKEOFF" sysinfo | grep -q -- -DBAKEOFF_NO_LINUX
+}
 # jget FILE PERL-EXPR — evaluate EXPR with $r = the decoded result file;
 # prints the value (undef prints nothing). Example:
 #   jget r.json '$r->{run}{interrupted} ? 1 : 0'

@@ -80,7 +80,7 @@ P=$TMP/pin.json
 ok $? "--pin run exits 0"
 check "--pin ctxsw is ok" [ "$(status "$P" $C)" = ok ]
 pinned=$(jget "$P" 'bench("proc.ctxsw")->{params}{pinned}')
-if [ "$(uname -s)" = Linux ]; then
+if os_linux; then
 	check "--pin recorded as pinned yes" [ "$pinned" = yes ]
 else
 	check "--pin recorded ($pinned)" [ "$pinned" = yes -o "$pinned" = unsupported ]

@@ -2,7 +2,8 @@
  * (checked both through the module and, independently, through the
  * kernel's Cpus_allowed_list in /proc/self/status), affinity_restore
  * brings the original set back, and a restore with nothing saved is
- * harmless. Elsewhere than Linux the module must say "unsupported" (0). */
+ * harmless. Without the Linux implementation (another OS, or make generic)
+ * the module must say "unsupported" (0). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,7 @@
 #include "affinity.h"
 #include "tap.h"
 
-#if defined(__linux__)
+#ifdef BAKEOFF_OS_LINUX
 /* CPUs in /proc/self/status "Cpus_allowed_list: 0-3,6", or -1. */
 static int proc_allowed(void)
 {
@@ -53,7 +54,7 @@ int main(void)
 	affinity_restore(NULL);
 	affinity_restore(&none);
 	ok(1, "restore with nothing saved is harmless");
-#if defined(__linux__)
+#ifdef BAKEOFF_OS_LINUX
 	before = affinity_count();
 	proc_before = proc_allowed();
 	ok(before >= 1, "affinity_count before: %d", before);
