@@ -14,6 +14,7 @@
 #include "core/clock.h"
 #include "core/guard.h"
 #include "core/harness.h"
+#include "core/options.h"
 #include "core/registry.h"
 #include "core/result.h"
 #include "core/scratch.h"
@@ -60,27 +61,43 @@ static const char *const help_run =
 	"usage: bakeoff run [options] [BENCH...]\n"
 	"\n"
 	"Run the named benchmarks (all when none), print a table on stdout and save\n"
-	"the result to results/HOST-UTCTIME.json.\n"
+	"the result to results/HOST-UTCTIME.json (the file is claimed before anything\n"
+	"is measured and updated as each benchmark finishes).\n"
 	"\n"
 	"  -o, --output FILE     write the result here ('-' = JSON on stdout, no table);\n"
 	"                        an existing file is never overwritten\n"
 	"  -q, --quiet           no progress lines on stderr\n"
 	"      --quick           small sizes and short samples (a smoke run)\n"
-	"      --samples N       samples per figure, at least (default 11)\n"
-	"      --sample-time DUR minimum length of one sample (default 10ms, quick 2ms)\n"
-	"      --budget DUR      time bound of calibration and extra samples (default 5s,\n"
-	"                        quick 1s); the minimum --samples always run\n"
-	"      --mem-size SIZE   memory benchmarks' buffer (default 64M, quick 16M)\n"
-	"      --msg-size SIZE   IPC bandwidth transfer size (default 64k)\n"
-	"      --map-size SIZE   file size of VM benchmarks (default 8M, quick 1M)\n"
-	"      --parallel N      run N copies of each benchmark at once (default 1)\n"
-	"      --procs LIST      context-switch ring sizes (default 2,4,8,16)\n"
-	"      --ctx-sizes LIST  context-switch working sets (default 0,16k,64k)\n"
-	"      --pin             pin context-switch rings and IPC latency pairs to one CPU\n"
 	"      --dir DIR         make the scratch directory under DIR (default $TMPDIR or /tmp)\n"
 	"\n"
-	"SIZE is a whole number of bytes with an optional binary suffix: 512, 4k, 1M,\n"
+	"Options read by benchmarks (an option no selected benchmark reads is an error;\n"
+	"bakeoff help BENCH lists one benchmark's):\n";
+
+static const char *const help_units =
+	"\nSIZE is a whole number of bytes with an optional binary suffix: 512, 4k, 1M,\n"
 	"2G, 1T (k = 1024). DUR is a number with a unit: 500us, 10ms, 2s, 1m, 1h.\n";
+
+static void print_run_help(void)
+{
+	fputs(help_run, stdout);
+	opt_print_help(stdout, NULL);
+	fputs(help_units, stdout);
+}
+
+/* bakeoff help BENCH: what it measures and the options it reads. */
+static int bench_help(const char *word)
+{
+	const struct bench *b = registry_find(word);
+
+	if (!b)
+		return -1;
+	printf("%s — %s\n\nunit: %s (%s is better); group %s; measured by %s\n\noptions:\n",
+	       b->id, b->title, b->unit, b->better == BETTER_HIGHER ? "higher" : "lower", b->group,
+	       b->long_mode ? "repetitions of a long operation" : "the calibrated loop");
+	opt_print_help(stdout, b);
+	fputs(help_units, stdout);
+	return 0;
+}
 
 static const char *const help_list =
 	"usage: bakeoff list [BENCH...]\n"
@@ -103,6 +120,10 @@ static const char *const help_sysinfo =
 	"Describe this machine: OS, kernel, CPU, caches, memory, virtualization and\n"
 	"how bakeoff was built. --json prints the \"host\" object of a result file.\n";
 
+static const char *const help_help =
+	"usage: bakeoff help [VERB | BENCH]\n\nHelp on a verb (same as bakeoff VERB --help), or on one benchmark: what it\n"
+	"measures and the options it reads.\n";
+
 static const char *const help_version =
 	"usage: bakeoff version\n\nPrint the version, compiler and flags bakeoff was built with.\n";
 
@@ -110,8 +131,9 @@ static const struct {
 	const char *verb;
 	const char *help;
 } helps[] = {
-	{ "run", help_run }, { "list", help_list }, { "report", help_report },
-	{ "sysinfo", help_sysinfo }, { "version", help_version }, { NULL, NULL },
+	{ "run", NULL }, { "list", help_list }, { "report", help_report },
+	{ "sysinfo", help_sysinfo }, { "version", help_version }, { "help", help_help },
+	{ NULL, NULL },
 };
 
 static const char *verb_help(const char *verb)
@@ -134,141 +156,71 @@ struct run_args {
 	int quiet, quick;
 	struct harness_cfg cfg;
 	struct bench_opts opt;
-	int set_samples, set_sample_time, set_budget, set_mem, set_map;
+	struct optset set;
 };
 
-enum {
-	OPT_QUICK = 256, OPT_SAMPLES, OPT_SAMPLE_TIME, OPT_BUDGET, OPT_MEM_SIZE, OPT_MSG_SIZE,
-	OPT_MAP_SIZE, OPT_PARALLEL, OPT_PROCS, OPT_CTX_SIZES, OPT_PIN, OPT_DIR,
-};
-
-static int bad_value(const char *opt, const char *val, const char *want)
-{
-	return usage_error("invalid value '%s' for %s: expected %s", val, opt, want);
-}
-
-static int parse_size_opt(const char *opt, const char *val, uint64_t min, uint64_t *out)
-{
-	if (parse_size(val, out) < 0 || *out < min)
-		return bad_value(opt, val, "a size such as 512, 4k, 64M or 2G (binary units)");
-	return 0;
-}
-
-static int parse_dur_opt(const char *opt, const char *val, uint64_t *out)
-{
-	if (parse_duration(val, out) < 0 || *out == 0)
-		return bad_value(opt, val, "a duration such as 500us, 10ms, 2s or 1m");
-	return 0;
-}
+enum { OPT_QUICK = 256, OPT_DIR, OPT_TABLE };
 
 static int parse_run_args(int argc, char **argv, struct run_args *a)
 {
-	static const struct option longopts[] = {
+	static const struct option fixed[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "quick", no_argument, NULL, OPT_QUICK },
-		{ "samples", required_argument, NULL, OPT_SAMPLES },
-		{ "sample-time", required_argument, NULL, OPT_SAMPLE_TIME },
-		{ "budget", required_argument, NULL, OPT_BUDGET },
-		{ "mem-size", required_argument, NULL, OPT_MEM_SIZE },
-		{ "msg-size", required_argument, NULL, OPT_MSG_SIZE },
-		{ "map-size", required_argument, NULL, OPT_MAP_SIZE },
-		{ "parallel", required_argument, NULL, OPT_PARALLEL },
-		{ "procs", required_argument, NULL, OPT_PROCS },
-		{ "ctx-sizes", required_argument, NULL, OPT_CTX_SIZES },
-		{ "pin", no_argument, NULL, OPT_PIN },
 		{ "dir", required_argument, NULL, OPT_DIR },
-		{ NULL, 0, NULL, 0 },
 	};
-	long v, list[BENCH_MAX_LIST];
-	int c, i, rc;
+	struct option longopts[sizeof(fixed) / sizeof(fixed[0]) + 64];
+	size_t i, nf = sizeof(fixed) / sizeof(fixed[0]);
+	char err[400];
+	int c, idx;
 
+	for (i = 0; i < nf; i++)
+		longopts[i] = fixed[i];
+	for (i = 0; i < noptdefs; i++) {
+		longopts[nf + i].name = optdefs[i].name;
+		longopts[nf + i].has_arg = optdefs[i].type == OT_FLAG ? no_argument : required_argument;
+		longopts[nf + i].flag = NULL;
+		longopts[nf + i].val = OPT_TABLE + (int)i;
+	}
+	memset(&longopts[nf + noptdefs], 0, sizeof(longopts[0]));
 	harness_default_cfg(&a->cfg);
-	a->opt.mem_size = 64 << 20;
-	a->opt.msg_size = 64 << 10;
-	a->opt.map_size = 8 << 20;
-	a->opt.parallel = 1;
-	a->opt.nprocs = 4;
-	a->opt.procs[0] = 2, a->opt.procs[1] = 4, a->opt.procs[2] = 8, a->opt.procs[3] = 16;
-	a->opt.nctx_sizes = 3;
-	a->opt.ctx_sizes[0] = 0, a->opt.ctx_sizes[1] = 16 << 10, a->opt.ctx_sizes[2] = 64 << 10;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:qh", longopts, &idx)) != -1) {
 		const char *name = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
 
-		rc = 0;
 		switch (c) {
-		case 'o': a->output = optarg; break;
+		case 'o':
+			if (!*optarg)
+				return usage_error("-o: expected a file name, or '-' for stdout");
+			a->output = optarg;
+			break;
 		case 'q': a->quiet = 1; break;
-		case 'h': fputs(help_run, stdout); return -1;
+		case 'h': print_run_help(); return -1;
 		case OPT_QUICK: a->quick = 1; break;
-		case OPT_SAMPLES:
-			if (parse_uint(optarg, 1, 1000, &v) < 0)
-				return bad_value("--samples", optarg, "a whole number from 1 to 1000");
-			a->cfg.samples = (int)v;
-			a->set_samples = 1;
+		case OPT_DIR:
+			if (!*optarg)
+				return usage_error("--dir: expected a directory");
+			a->dir = optarg;
 			break;
-		case OPT_SAMPLE_TIME:
-			rc = parse_dur_opt("--sample-time", optarg, &a->cfg.target_ns);
-			a->set_sample_time = 1;
-			break;
-		case OPT_BUDGET:
-			rc = parse_dur_opt("--budget", optarg, &a->cfg.budget_ns);
-			a->set_budget = 1;
-			break;
-		case OPT_MEM_SIZE:
-			rc = parse_size_opt("--mem-size", optarg, 4096, &a->opt.mem_size);
-			a->set_mem = 1;
-			break;
-		case OPT_MSG_SIZE: rc = parse_size_opt("--msg-size", optarg, 1, &a->opt.msg_size); break;
-		case OPT_MAP_SIZE:
-			rc = parse_size_opt("--map-size", optarg, 4096, &a->opt.map_size);
-			a->set_map = 1;
-			break;
-		case OPT_PARALLEL:
-			if (parse_uint(optarg, 1, 256, &v) < 0)
-				return bad_value("--parallel", optarg, "a whole number from 1 to 256");
-			a->opt.parallel = (int)v;
-			break;
-		case OPT_PROCS:
-			if ((a->opt.nprocs = parse_uint_list(optarg, 2, 256, list, BENCH_MAX_LIST)) < 0)
-				return bad_value("--procs", optarg,
-						 "a comma-separated list of up to 8 counts from 2 to 256");
-			for (i = 0; i < a->opt.nprocs; i++)
-				a->opt.procs[i] = list[i];
-			break;
-		case OPT_CTX_SIZES:
-			if ((a->opt.nctx_sizes = parse_size_list(optarg, a->opt.ctx_sizes, BENCH_MAX_LIST)) < 0)
-				return bad_value("--ctx-sizes", optarg,
-						 "a comma-separated list of up to 8 sizes (0,16k,64k)");
-			break;
-		case OPT_PIN: a->opt.pin = 1; break;
-		case OPT_DIR: a->dir = optarg; break;
+		case ':':
+			return usage_error("run: option '%s' needs a value (see bakeoff run --help)", name);
 		case '?':
-			if (optopt)
-				return usage_error("run: option '%s' needs a value (see bakeoff run --help)", name);
 			return usage_error("run: unknown option '%s' (see bakeoff run --help)", name);
 		default:
-			return usage_error("run: option '%s' needs a value", name);
+			i = (size_t)(c - OPT_TABLE);
+			if (opt_parse(&optdefs[i], optarg, &a->cfg, &a->opt, err, sizeof(err)) < 0)
+				return usage_error("%s", err);
+			a->set.given[i] = 1;
+			break;
 		}
-		if (rc)
-			return rc;
 	}
-	if (a->quick) {
-		if (!a->set_sample_time)
-			a->cfg.target_ns = 2000000;
-		if (!a->set_budget)
-			a->cfg.budget_ns = 1000000000ull;
-		if (!a->set_mem)
-			a->opt.mem_size = 16 << 20;
-		if (!a->set_map)
-			a->opt.map_size = 1 << 20;
-	}
+	opt_defaults(&a->set, a->quick, &a->cfg, &a->opt);
 	a->opt.quick = a->quick;
-	if (a->set_samples)
-		a->cfg.max_samples = 3 * a->cfg.samples;	/* the adaptive ceiling */
+	a->cfg.max_samples = 3 * a->cfg.samples;	/* the adaptive ceiling */
+	if (a->set.given[opt_find("budget") - optdefs])
+		a->cfg.long_budget_ns = a->cfg.budget_ns;
 	return 0;
 }
 
@@ -279,28 +231,6 @@ static void utc_now(char *dst, size_t n, const char *fmt)
 
 	gmtime_r(&t, &tm);
 	strftime(dst, n, fmt, &tm);
-}
-
-/* results/HOST-YYYYmmddTHHMMSSZ.json, with -2, -3 ... if taken. */
-static int default_output(char *dst, size_t n, const char *host)
-{
-	char stamp[32];
-	struct stat st;
-	int k;
-
-	if (mkdir("results", 0755) < 0 && errno != EEXIST)
-		return -1;
-	utc_now(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ");
-	for (k = 1; k < 1000; k++) {
-		if (k == 1)
-			snprintf(dst, n, "results/%s-%s.json", host, stamp);
-		else
-			snprintf(dst, n, "results/%s-%s-%d.json", host, stamp, k);
-		if (stat(dst, &st) < 0)
-			return 0;
-	}
-	errno = EEXIST;
-	return -1;
 }
 
 /* One line per benchmark on a terminal: while it runs, its number and the
@@ -330,6 +260,29 @@ static void progress(const struct run_args *a, int tty, size_t k, size_t total,
 	fprintf(stderr, " (%.1f s)\n", br->wall_s);
 }
 
+/* The directory the scratch directory goes under, as scratch_create()
+ * chooses it, for messages and the free-space check. */
+static const char *scratch_parent(const char *dir)
+{
+	const char *t = getenv("TMPDIR");
+
+	return dir && *dir ? dir : t && *t ? t : "/tmp";
+}
+
+/* Save the result as it stands (incomplete while the run goes on), over
+ * the file this run claimed. */
+static int save_now(struct result *r, const char *path, int final, char *err, size_t errlen)
+{
+	struct buf json = { 0 };
+	int rc;
+
+	r->incomplete = !final;
+	result_to_json(r, &json);
+	rc = result_update(&json, path, err, errlen);
+	buf_free(&json);
+	return rc;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	struct run_args a = { 0 };
@@ -337,25 +290,24 @@ static int cmd_run(int argc, char **argv)
 	struct result r = { 0 }, back;
 	const struct personality *pers;
 	unsigned char *sel;
-	char err[512], path[4096], host[256];
+	char err[600], path[4096], host[256], prefix[300];
 	struct buf json = { 0 };
 	size_t i, k, total = 0, off;
 	uint64_t t0;
-	int rc, failed = 0, memory = 0, tty = isatty(STDERR_FILENO);
+	int rc, failed = 0, memory = 0, tty = isatty(STDERR_FILENO), to_stdout;
+	const char *parent;
 
 	if ((rc = parse_run_args(argc, argv, &a)) != 0)
 		return rc < 0 ? 0 : rc;
 	sel = calloc(registry_count, 1);
 	if (!sel)
 		return usage_error("out of memory");
-	if (registry_select(argc - optind, argv + optind, sel, &pers, err, sizeof(err)) < 0) {
+	parent = scratch_parent(a.dir);
+	if (registry_select(argc - optind, argv + optind, sel, &pers, err, sizeof(err)) < 0 ||
+	    opt_check_readers(&a.set, sel, err, sizeof(err)) < 0 ||
+	    opt_check_resources(&a.set, sel, &a.opt, parent, err, sizeof(err)) < 0) {
 		free(sel);
 		return usage_error("%s", err);
-	}
-	if (a.output && strcmp(a.output, "-") != 0 && access(a.output, F_OK) == 0) {
-		free(sel);
-		return usage_error("%s: exists; bakeoff never overwrites a result file "
-				   "(choose another -o FILE)", a.output);
 	}
 	for (i = 0; i < registry_count; i++) {
 		total += sel[i];
@@ -363,23 +315,35 @@ static int cmd_run(int argc, char **argv)
 			memory = 1;
 	}
 	sysinfo_read(&r.host);
-	if (!scratch_create(a.dir)) {
-		rc = usage_error("cannot create a scratch directory under %s: %s",
-				 a.dir ? a.dir : "$TMPDIR or /tmp", strerror(errno));
-		free(sel);
-		return rc;
-	}
-	/* Where the result goes is settled before anything is measured. */
+	/* Where the result goes is settled (and claimed) before anything is
+	 * measured: a name that cannot be written is a usage error. */
+	to_stdout = a.output && strcmp(a.output, "-") == 0;
 	snprintf(host, sizeof(host), "%s", r.host.hostname[0] ? r.host.hostname : "host");
 	for (i = 0; host[i]; i++)
-		if (host[i] == '/' || host[i] == ' ')
+		if (host[i] == '/' || host[i] == ' ' || (unsigned char)host[i] < 0x20)
 			host[i] = '_';
-	if (a.output) {
-		snprintf(path, sizeof(path), "%s", a.output);
-	} else if (default_output(path, sizeof(path), host) < 0) {
-		rc = usage_error("cannot create results/ in the current directory: %s "
-				 "(use -o FILE)", strerror(errno));
-		scratch_remove();
+	if (!to_stdout) {
+		char stamp[32];
+
+		utc_now(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ");
+		if (a.output)
+			snprintf(path, sizeof(path), "%s", a.output);
+		else if (mkdir("results", 0755) < 0 && errno != EEXIST) {
+			free(sel);
+			return usage_error("cannot create results/ in the current directory: %s "
+					   "(use -o FILE)", strerror(errno));
+		} else
+			snprintf(path, sizeof(path), "results/%s-%s.json", host, stamp);
+		if (result_claim(path, sizeof(path), !a.output, err, sizeof(err)) < 0) {
+			free(sel);
+			return usage_error("cannot write the result: %s", err);
+		}
+	}
+	if (!scratch_create(a.dir)) {
+		rc = usage_error("cannot create a scratch directory under %s: %s", parent,
+				 strerror(errno));
+		if (!to_stdout)
+			unlink(path);
 		free(sel);
 		return rc;
 	}
@@ -388,6 +352,8 @@ static int cmd_run(int argc, char **argv)
 	scratch_signals();
 	if (!a.quiet && tty)
 		fprintf(stderr, "bakeoff: measuring the clock and loop overhead...\n");
+	a.cfg.progress = !a.quiet && tty;
+	a.cfg.progress_prefix = prefix;
 	harness_init(&h, &a.cfg);
 	guard_check(&r.guard, &r.host, &a.opt, memory);
 	r.argv = calloc((size_t)argc + 2, sizeof(char *));
@@ -408,6 +374,13 @@ static int cmd_run(int argc, char **argv)
 	r.loop_ns = h.loop_ns;
 	r.target_sample_ns = (double)a.cfg.target_ns;
 	r.samples = a.cfg.samples;
+	if (!to_stdout && save_now(&r, path, 0, err, sizeof(err)) < 0) {
+		scratch_remove();
+		unlink(path);
+		free(sel);
+		result_free(&r);
+		return usage_error("cannot write the result: %s", err);
+	}
 	t0 = clock_ns();
 	for (i = 0, k = 0; i < registry_count && !scratch_interrupted(); i++) {
 		const struct bench *b = registry[i];
@@ -416,6 +389,7 @@ static int cmd_run(int argc, char **argv)
 		if (!sel[i])
 			continue;
 		progress(&a, tty, k, total, NULL, b->id, (double)(clock_ns() - t0) / 1e9);
+		snprintf(prefix, sizeof(prefix), "[%zu/%zu] %s", k + 1, total, b->id);
 		br = result_add_bench(&r, b->id, b->group, b->title);
 		if (!br)
 			break;
@@ -423,6 +397,11 @@ static int cmd_run(int argc, char **argv)
 		progress(&a, tty, k++, total, br, b->id, 0);
 		if (br->status == ST_FAILED)
 			failed = 1;
+		r.duration_s = (double)(clock_ns() - t0) / 1e9;
+		/* Each finished benchmark is in the file at once: a run killed
+		 * now still leaves a valid result (marked incomplete). */
+		if (!to_stdout && save_now(&r, path, 0, err, sizeof(err)) < 0)
+			fprintf(stderr, "bakeoff: cannot update the result: %s\n", err);
 	}
 	scratch_remove();
 	r.duration_s = (double)(clock_ns() - t0) / 1e9;
@@ -431,7 +410,7 @@ static int cmd_run(int argc, char **argv)
 
 	/* The table is rendered from the JSON text, exactly as `report` would. */
 	result_to_json(&r, &json);
-	if (strcmp(path, "-") != 0) {
+	if (!to_stdout) {
 		if (result_from_json(json.p, json.len, &back, &off, err, sizeof(err)) == 0) {
 			render(pers ? pers->format : "text", &back, 1, 0, stdout);
 			result_free(&back);
@@ -442,10 +421,14 @@ static int cmd_run(int argc, char **argv)
 		}
 	}
 	fflush(stdout);
-	if (result_save_text(&json, path, err, sizeof(err)) < 0) {
-		fprintf(stderr, "bakeoff: cannot save the result: %s\n", err);
+	if (to_stdout) {
+		fwrite(json.p, 1, json.len, stdout);
+	} else if (save_now(&r, path, 1, err, sizeof(err)) < 0) {
+		/* Never lose the figures: the result goes to stdout instead. */
+		fprintf(stderr, "bakeoff: cannot save the result (%s); here it is on stdout\n", err);
+		fwrite(json.p, 1, json.len, stdout);
 		failed = 1;
-	} else if (strcmp(path, "-") != 0) {
+	} else {
 		fprintf(stderr, "bakeoff: result saved to %s%s\n", path,
 			r.interrupted ? " (interrupted: finished benchmarks only)" : "");
 	}
@@ -549,18 +532,22 @@ static int cmd_report(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "haf:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":haf:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h': fputs(help_report, stdout); return 0;
 		case 'a': all = 1; break;
 		case 'f': format = optarg; break;
+		case ':':
+			return usage_error("report: option '%s' needs a value (see bakeoff report --help)",
+					   argv[optind - 1]);
 		default:
 			return usage_error("report: bad option '%s' (see bakeoff report --help)",
 					   argv[optind - 1]);
 		}
 	}
 	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "lmbench"))
-		return bad_value("--format", format, "text, json or lmbench");
+		return usage_error("invalid value '%s' for --format: expected text, json or lmbench",
+				   format);
 	n = argc - optind;
 	if (n < 1)
 		return usage_error("report: expected a result FILE (see bakeoff report --help)");
@@ -658,12 +645,19 @@ int main(int argc, char **argv)
 			fputs(help_main, stdout);
 			return 0;
 		}
+		if (strcmp(argv[2], "run") == 0) {
+			print_run_help();
+			return 0;
+		}
 		h = verb_help(argv[2]);
-		if (!h)
-			return usage_error("help: unknown verb '%s' (verbs: run list report sysinfo version)",
-					   argv[2]);
-		fputs(h, stdout);
-		return 0;
+		if (h) {
+			fputs(h, stdout);
+			return 0;
+		}
+		if (bench_help(argv[2]) == 0)
+			return 0;
+		return usage_error("help: '%s' is neither a verb (run list report sysinfo version help) "
+				   "nor a benchmark id (bakeoff list)", argv[2]);
 	}
 	for (i = 0; verbs[i].verb; i++)
 		if (strcmp(argv[1], verbs[i].verb) == 0)

@@ -55,6 +55,8 @@ struct bench {
 	const char *unit;	/* unit of the main figure */
 	enum better better;
 	enum bench_kind kind;
+	int long_mode;		/* measured by harness_long (repetitions of a long
+				 * operation), not by the calibrated loop */
 	/* 0 when it can run here; else -1 with ctx->reason set ("needs root"). */
 	int (*supported)(struct bench_ctx *ctx);
 	/* Microbenchmarks: setup allocates state, op performs n operations

@@ -55,7 +55,8 @@ static size_t distance(const char *a, const char *b)
 	return row[lb];
 }
 
-/* The closest id, id prefix or personality to word. */
+/* The closest id, id prefix or personality to word, or NULL when nothing
+ * is close: at most a quarter of the word's letters (plus one) differ. */
 static const char *suggest(const char *word)
 {
 	static char best[64];
@@ -85,7 +86,7 @@ static const char *suggest(const char *word)
 			snprintf(best, sizeof(best), "%s", personalities[i].name);
 		}
 	}
-	return best;
+	return bestd <= strlen(word) / 4 + 1 ? best : NULL;
 }
 
 static int select_word(const char *word, unsigned char *sel, const struct personality **pers,
@@ -134,8 +135,14 @@ static int select_word(const char *word, unsigned char *sel, const struct person
 		}
 	}
 	if (!hit) {
-		snprintf(err, errlen, "unknown benchmark or group '%s'; did you mean '%s'? "
-			 "(bakeoff list shows them all)", word, suggest(word));
+		const char *near = suggest(word);
+
+		if (near)
+			snprintf(err, errlen, "unknown benchmark or group '%s'; did you mean '%s'? "
+				 "(bakeoff list shows them all)", word, near);
+		else
+			snprintf(err, errlen, "unknown benchmark or group '%s' (bakeoff list shows "
+				 "them all)", word);
 		return -1;
 	}
 	return 0;

@@ -760,6 +760,66 @@ out:
 	return rc;
 }
 
+int result_claim(char *path, size_t n, int numbered, char *err, size_t errlen)
+{
+	char base[4096];
+	size_t l;
+	int k, fd;
+
+	snprintf(base, sizeof(base), "%s", path);
+	l = strlen(base);
+	if (l > 5 && strcmp(base + l - 5, ".json") == 0)
+		base[l - 5] = 0;
+	for (k = 1; k < 1000; k++) {
+		if (k > 1 && (size_t)snprintf(path, n, "%s-%d.json", base, k) >= n)
+			break;
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+		if (fd >= 0) {
+			close(fd);
+			return 0;
+		}
+		if (errno != EEXIST || !numbered) {
+			snprintf(err, errlen, "%s: %s", path,
+				 errno == EEXIST ? "exists; bakeoff never overwrites a result file "
+						   "(choose another -o FILE)" : strerror(errno));
+			return -1;
+		}
+	}
+	snprintf(err, errlen, "%s: no free name", path);
+	return -1;
+}
+
+int result_update(const struct buf *json, const char *path, char *err, size_t errlen)
+{
+	char tmp[4200];
+	int fd;
+
+	if (json->oom || !json->p) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >= sizeof(tmp)) {
+		snprintf(err, errlen, "%s: name too long", path);
+		return -1;
+	}
+	if ((fd = mkstemp(tmp)) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (write_all(fd, json->p, json->len) < 0 || fsync(fd) < 0 || fchmod(fd, 0644) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		return -1;
+	}
+	if (close(fd) < 0 || rename(tmp, path) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
 void result_bench_free(struct bench_result *b)
 {
 	size_t i;

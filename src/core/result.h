@@ -112,6 +112,13 @@ int result_from_json(const char *text, size_t len, struct result *r, size_t *off
 		     size_t errlen);
 /* Reads a whole file and parses it. Errors: "FILE: byte N: message". */
 int result_load(const char *path, struct result *r, char *err, size_t errlen);
+/* Claim a result file name before the run: create it exclusively (never
+ * replacing a file). With numbered, a taken name gets -2, -3, ... inserted
+ * before ".json" (path is updated). Returns 0, or -1 with err naming it. */
+int result_claim(char *path, size_t n, int numbered, char *err, size_t errlen);
+/* Replace the claimed file's contents atomically (temp file in the same
+ * directory, fsync, rename). Returns 0, or -1 with err set. */
+int result_update(const struct buf *json, const char *path, char *err, size_t errlen);
 /* Writes atomically (temp file + link, never replacing an existing file).
  * path "-" writes to stdout. Returns 0, or -1 with err set. */
 int result_save(const struct result *r, const char *path, char *err, size_t errlen);

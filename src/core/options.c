@@ -1,0 +1,334 @@
+/* options.c — the table of options benchmarks read, and what is checked
+ * with it: values within range, every option given read by a selected
+ * benchmark, and sizes that fit the disk and memory (see options.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "options.h"
+#include "os.h"
+#include "registry.h"
+#include "units.h"
+
+#define CFG(f) IN_CFG, offsetof(struct harness_cfg, f), 0
+#define OPT(f) IN_OPT, offsetof(struct bench_opts, f), 0
+#define OPTL(f, n) IN_OPT, offsetof(struct bench_opts, f), offsetof(struct bench_opts, n)
+#define KiB 1024.0
+#define MiB (1024.0 * KiB)
+#define GiB (1024.0 * MiB)
+#define TiB (1024.0 * GiB)
+#define MS 1e6
+#define S 1e9
+
+const struct optdef optdefs[] = {
+	{ "samples", OT_UINT, CFG(samples), "11", NULL, 1, 1000, "@loop",
+	  "samples per figure, at least (more, up to 3x, while the 95% CI is wider than +-1%)", RES_NONE, 0 },
+	{ "sample-time", OT_DURATION, CFG(target_ns), "10ms", "2ms", 0.1 * MS, 10 * S, "@loop",
+	  "minimum length of one sample", RES_NONE, 0 },
+	{ "budget", OT_DURATION, CFG(budget_ns), "5s", "1s", 10 * MS, 86400 * S, "*",
+	  "time bound of calibration and samples together (the minimum samples always "
+	  "run); with long operations, no repetition starts after it", RES_NONE, 0 },
+	{ "reps", OT_UINT, CFG(reps), "3", "1", 1, 1000, "@long",
+	  "timed repetitions of a long operation", RES_NONE, 0 },
+	{ "duration", OT_DURATION, CFG(duration_ns), NULL, NULL, 100 * MS, 86400 * S, "@long",
+	  "a time-based operation runs this long per repetition; others repeat until it has passed", RES_NONE, 0 },
+	{ "warmup", OT_WARMUP, IN_CFG, 0, 0, NULL, NULL, 0, 86400 * S, "@long",
+	  "N repetitions run and discarded first, or DUR: the first DUR of each repetition "
+	  "is left out of its figure (fio's ramp_time, iperf3's omit)", RES_NONE, 0 },
+	{ "interval", OT_DURATION, CFG(interval_ns), "1s", NULL, 100 * MS, 3600 * S, "@long",
+	  "length of the per-interval figures kept in the result", RES_NONE, 0 },
+	{ "op-timeout", OT_DURATION, CFG(op_timeout_ns), "5m", NULL, 10 * MS, 86400 * S, "*",
+	  "an operation (or a wait on another process) that lasts longer fails the benchmark", RES_NONE, 0 },
+	{ "parallel", OT_UINT, OPT(parallel), "1", NULL, 1, 256, "*",
+	  "run N copies of each benchmark at once", RES_NONE, 0 },
+	{ "mem-size", OT_SIZE, OPT(mem_size), "64M", "16M", 64 * KiB, 1 * TiB, "mem",
+	  "memory benchmarks' buffer (STREAM: each of its three arrays)", RES_MEM, 1 },
+	{ "msg-size", OT_SIZE, OPT(msg_size), "64k", NULL, 1, 64 * MiB, "ipc.pipe.bw,ipc.unix.bw",
+	  "IPC bandwidth transfer size", RES_NONE, 0 },
+	{ "map-size", OT_SIZE, OPT(map_size), NULL, "1M", 4 * KiB, 1 * TiB, "vm",
+	  "file size of the VM benchmarks (default 4x the last-level cache, at least 8M)",
+	  RES_DISK, 1 },
+	{ "procs", OT_UINT_LIST, OPTL(procs, nprocs), "2,4,8,16", NULL, 2, 256, "proc.ctxsw",
+	  "context-switch ring sizes (up to 8)", RES_NONE, 0 },
+	{ "ctx-sizes", OT_SIZE_LIST, OPTL(ctx_sizes, nctx_sizes), "0,16k,64k", NULL, 0, 64 * MiB,
+	  "proc.ctxsw", "context-switch working sets (up to 8)", RES_NONE, 0 },
+	{ "pin", OT_FLAG, OPT(pin), NULL, NULL, 0, 1, "proc.ctxsw,ipc.pipe.lat,ipc.unix.lat,ipc.fifo.lat",
+	  "pin context-switch rings and IPC latency pairs to one CPU", RES_NONE, 0 },
+};
+const size_t noptdefs = sizeof(optdefs) / sizeof(optdefs[0]);
+
+const struct optdef *opt_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < noptdefs; i++)
+		if (strcmp(optdefs[i].name, name) == 0)
+			return &optdefs[i];
+	return NULL;
+}
+
+/* "100us", "10s", "1d": the largest unit that divides the value. */
+static void fmt_duration(char *out, size_t n, uint64_t ns)
+{
+	static const struct {
+		const char *unit;
+		uint64_t ns;
+	} u[] = { { "d", 86400000000000ull }, { "h", 3600000000000ull }, { "m", 60000000000ull },
+		  { "s", 1000000000ull }, { "ms", 1000000ull }, { "us", 1000ull }, { "ns", 1 } };
+	size_t i;
+
+	for (i = 0; i < sizeof(u) / sizeof(u[0]) - 1 && (ns < u[i].ns || ns % u[i].ns); i++)
+		;
+	snprintf(out, n, "%llu%s", (unsigned long long)(ns / u[i].ns), u[i].unit);
+}
+
+static void *field(const struct optdef *d, size_t off, struct harness_cfg *cfg,
+		   struct bench_opts *opt)
+{
+	return (d->target == IN_CFG ? (char *)cfg : (char *)opt) + off;
+}
+
+/* "a size from 64 KiB to 1 TiB", "a duration from 100us to 10s", ... */
+static void range_text(const struct optdef *d, char *out, size_t n)
+{
+	char lo[32], hi[32];
+
+	switch (d->type) {
+	case OT_SIZE:
+	case OT_SIZE_LIST:
+		fmt_size(lo, sizeof(lo), (uint64_t)d->min);
+		fmt_size(hi, sizeof(hi), (uint64_t)d->max);
+		snprintf(out, n, "%s from %s to %s (512, 4k, 64M, 2G: k = 1024)",
+			 d->type == OT_SIZE ? "a size" : "a comma-separated list of up to 8 sizes",
+			 lo, hi);
+		break;
+	case OT_DURATION:
+		fmt_duration(lo, sizeof(lo), (uint64_t)d->min);
+		fmt_duration(hi, sizeof(hi), (uint64_t)d->max);
+		snprintf(out, n, "a duration from %s to %s (500us, 10ms, 2s, 1m, 1h)", lo, hi);
+		break;
+	case OT_WARMUP:
+		snprintf(out, n, "a count of repetitions from 0 to 1000, or a duration up to 1d "
+			 "(500ms, 2s)");
+		(void)lo;
+		break;
+	case OT_UINT_LIST:
+		snprintf(out, n, "a comma-separated list of up to 8 whole numbers from %.0f to %.0f",
+			 d->min, d->max);
+		break;
+	default:
+		snprintf(out, n, "a whole number from %.0f to %.0f", d->min, d->max);
+		break;
+	}
+}
+
+int opt_parse(const struct optdef *d, const char *val, struct harness_cfg *cfg,
+	      struct bench_opts *opt, char *err, size_t errlen)
+{
+	void *p = field(d, d->off, cfg, opt);
+	char want[160];
+	uint64_t u;
+	long l, list[BENCH_MAX_LIST];
+	int k, i;
+
+	switch (d->type) {
+	case OT_FLAG:
+		*(int *)p = 1;
+		return 0;
+	case OT_UINT:
+		if (parse_uint(val, (long)d->min, (long)d->max, &l) < 0)
+			break;
+		*(int *)p = (int)l;
+		return 0;
+	case OT_SIZE:
+		if (parse_size(val, &u) < 0 || (double)u < d->min || (double)u > d->max)
+			break;
+		*(uint64_t *)p = u;
+		return 0;
+	case OT_DURATION:
+		if (parse_duration(val, &u) < 0 || (double)u < d->min || (double)u > d->max)
+			break;
+		*(uint64_t *)p = u;
+		return 0;
+	case OT_WARMUP:
+		if (parse_uint(val, 0, 1000, &l) == 0) {
+			cfg->warmup_reps = (int)l;
+			cfg->ramp_ns = 0;
+			return 0;
+		}
+		if (parse_duration(val, &u) < 0 || (double)u > d->max)
+			break;
+		cfg->ramp_ns = u;
+		cfg->warmup_reps = 0;
+		return 0;
+	case OT_UINT_LIST:
+		if ((k = parse_uint_list(val, (long)d->min, (long)d->max, list, BENCH_MAX_LIST)) < 0)
+			break;
+		for (i = 0; i < k; i++)
+			((long *)p)[i] = list[i];
+		*(int *)field(d, d->off2, cfg, opt) = k;
+		return 0;
+	case OT_SIZE_LIST:
+		if ((k = parse_size_list(val, (uint64_t *)p, BENCH_MAX_LIST)) < 0)
+			break;
+		for (i = 0; i < k; i++)
+			if ((double)((uint64_t *)p)[i] > d->max)
+				k = -1;
+		if (k < 0)
+			break;
+		*(int *)field(d, d->off2, cfg, opt) = k;
+		return 0;
+	}
+	range_text(d, want, sizeof(want));
+	snprintf(err, errlen, "invalid value '%s' for --%s: expected %s", val, d->name, want);
+	return -1;
+}
+
+int opt_defaults(const struct optset *set, int quick, struct harness_cfg *cfg,
+		 struct bench_opts *opt)
+{
+	char err[256];
+	size_t i;
+
+	for (i = 0; i < noptdefs; i++) {
+		const struct optdef *d = &optdefs[i];
+		const char *v = quick && d->quick ? d->quick : d->def;
+
+		if (set->given[i] || !v)
+			continue;
+		if (opt_parse(d, v, cfg, opt, err, sizeof(err)) < 0)
+			return -1;	/* a bad default: a bug the unit test catches */
+	}
+	return 0;
+}
+
+int opt_read_by(const struct optdef *d, const struct bench *b)
+{
+	const char *r = d->readers;
+
+	while (*r) {
+		size_t n = strcspn(r, ",");
+
+		if ((n == 1 && *r == '*') || (n == 5 && strncmp(r, "@long", 5) == 0 && b->long_mode) ||
+		    (n == 5 && strncmp(r, "@loop", 5) == 0 && !b->long_mode) ||
+		    (strncmp(b->id, r, n) == 0 && (b->id[n] == 0 || b->id[n] == '.')))
+			return 1;
+		r += n + (r[n] == ',');
+	}
+	return 0;
+}
+
+int opt_check_readers(const struct optset *set, const unsigned char *sel, char *err, size_t errlen)
+{
+	size_t i, j;
+
+	for (i = 0; i < noptdefs; i++) {
+		int read = 0;
+
+		if (!set->given[i])
+			continue;
+		for (j = 0; j < registry_count && !read; j++)
+			read = sel[j] && opt_read_by(&optdefs[i], registry[j]);
+		if (!read) {
+			const char *r = optdefs[i].readers;
+
+			snprintf(err, errlen, "--%s is not read by any benchmark selected; it is read by %s",
+				 optdefs[i].name,
+				 strcmp(r, "@long") == 0 ? "the long-operation benchmarks (none is "
+							    "registered in this build)" :
+				 strcmp(r, "@loop") == 0 ? "the calibrated-loop benchmarks" : r);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int opt_check_resources(const struct optset *set, const unsigned char *sel,
+			const struct bench_opts *opt, const char *parent, char *err, size_t errlen)
+{
+	struct harness_cfg cfg;
+	struct bench_opts o = *opt;
+	size_t i, j;
+
+	for (i = 0; i < noptdefs; i++) {
+		const struct optdef *d = &optdefs[i];
+		uint64_t v, need, have;
+		char a[32], b[32], c[32];
+		int used = 0;
+
+		if (!set->given[i] || d->res == RES_NONE || d->type != OT_SIZE)
+			continue;
+		for (j = 0; j < registry_count && !used; j++)
+			used = sel[j] && opt_read_by(d, registry[j]);
+		if (!used)
+			continue;
+		v = *(uint64_t *)field(d, d->off, &cfg, &o);
+		need = v * (uint64_t)d->res_mult * (uint64_t)(opt->parallel > 0 ? opt->parallel : 1);
+		if (d->res == RES_DISK ? os_fs_free(parent, &have) < 0 : os_mem_available(&have) < 0)
+			continue;	/* unknown here: the benchmark checks again */
+		if (need <= have)
+			continue;
+		fmt_size(a, sizeof(a), v);
+		fmt_size(b, sizeof(b), need);
+		fmt_size(c, sizeof(c), have);
+		if (d->res == RES_DISK)
+			snprintf(err, errlen, "--%s %s needs %s in %s, which has %s free", d->name, a, b,
+				 parent, c);
+		else
+			snprintf(err, errlen, "--%s %s needs %s of memory%s, %s available", d->name, a, b,
+				 opt->parallel > 1 ? " (one buffer per copy)" : "", c);
+		return -1;
+	}
+	return 0;
+}
+
+/* Print text wrapped to 78 columns, continuation lines indented by 24. */
+static void wrap(FILE *f, const char *text, int col)
+{
+	while (*text) {
+		int n = (int)strlen(text), cut = n;
+
+		if (col + n > 78) {
+			for (cut = 78 - col; cut > 0 && text[cut] != ' '; cut--)
+				;
+			if (cut <= 0)
+				cut = (int)strcspn(text, " ");
+		}
+		fprintf(f, "%.*s\n", cut, text);
+		text += cut;
+		while (*text == ' ')
+			text++;
+		if (*text)
+			fprintf(f, "%24s", "");
+		col = 24;
+	}
+}
+
+void opt_print_help(FILE *f, const struct bench *b)
+{
+	static const char *const meta[] = { "N", "SIZE", "DUR", "", "LIST", "LIST", "N|DUR" };
+	size_t i;
+
+	for (i = 0; i < noptdefs; i++) {
+		const struct optdef *d = &optdefs[i];
+		char text[600], def[80] = "", read[200] = "";
+
+		if (b && !opt_read_by(d, b))
+			continue;
+		if (d->def && d->quick)
+			snprintf(def, sizeof(def), "; default %s, quick %s", d->def, d->quick);
+		else if (d->def && d->type != OT_FLAG)
+			snprintf(def, sizeof(def), "; default %s", d->def);
+		else if (d->quick)
+			snprintf(def, sizeof(def), "; quick %s", d->quick);
+		if (!b)
+			snprintf(read, sizeof(read), " [%s]",
+				 strcmp(d->readers, "*") == 0 ? "all" :
+				 strcmp(d->readers, "@loop") == 0 ? "calibrated loops" :
+				 strcmp(d->readers, "@long") == 0 ? "long operations" : d->readers);
+		snprintf(text, sizeof(text), "%s%s%s", d->help, def, read);
+		fprintf(f, "  --%s%s%-*s", d->name, d->type == OT_FLAG ? "" : " ",
+			(int)(20 - strlen(d->name) - (d->type != OT_FLAG)), meta[d->type]);
+		wrap(f, text, 24);
+	}
+}

@@ -1,0 +1,77 @@
+/* options.h — the options benchmarks read, declared once in a table (name,
+ * type, default, range, help, which benchmarks read it), as fio's options
+ * table does. The table drives `run`'s parsing, its --help, `bakeoff help
+ * BENCH`, the check that every option given is read by some selected
+ * benchmark, and the free-space and memory checks made before measuring.
+ * Adding an option: a field in struct bench_opts or struct harness_cfg and
+ * one row in options.c. */
+#ifndef BAKEOFF_OPTIONS_H
+#define BAKEOFF_OPTIONS_H
+#include <stddef.h>
+#include <stdio.h>
+#include "bench.h"
+#include "harness.h"
+
+enum opt_type {
+	OT_UINT,	/* a whole number (int field) */
+	OT_SIZE,	/* bytes with a binary suffix (uint64_t field) */
+	OT_DURATION,	/* a duration with a unit (uint64_t ns field) */
+	OT_FLAG,	/* no value (int field set to 1) */
+	OT_UINT_LIST,	/* "2,4,8" (long[BENCH_MAX_LIST] field, int count at off2) */
+	OT_SIZE_LIST,	/* "0,16k" (uint64_t[BENCH_MAX_LIST] field, int count at off2) */
+	OT_WARMUP,	/* a count (cfg.warmup_reps) or a duration (cfg.ramp_ns) */
+};
+
+enum opt_target { IN_CFG, IN_OPT };	/* struct harness_cfg or struct bench_opts */
+
+/* What a size option makes: checked against the free space of the scratch
+ * directory's file system, or against available memory, before anything
+ * is measured. */
+enum opt_res { RES_NONE, RES_MEM, RES_DISK };
+
+struct optdef {
+	const char *name;	/* long option, without "--" */
+	enum opt_type type;
+	enum opt_target target;
+	size_t off, off2;	/* offsetof the field (and of the list count) */
+	const char *def;	/* default, as typed on the command line (NULL: 0) */
+	const char *quick;	/* default under --quick (NULL: as def) */
+	double min, max;	/* accepted range (bytes, ns or count) */
+	const char *readers;	/* ids, prefixes or groups, comma-separated;
+				 * "*" = every benchmark, "@long" = long-operation ones,
+				 * "@loop" = calibrated-loop ones */
+	const char *help;
+	enum opt_res res;
+	int res_mult;		/* the value is made this many times (x --parallel) */
+};
+
+extern const struct optdef optdefs[];
+extern const size_t noptdefs;
+
+/* Values given on the command line, before defaults. */
+struct optset {
+	unsigned char given[64];	/* per optdefs[] row */
+};
+
+/* Parse the value of option `d` into cfg/opt; 0, or -1 with a one-line
+ * message naming the option and the accepted range in err. */
+int opt_parse(const struct optdef *d, const char *val, struct harness_cfg *cfg,
+	      struct bench_opts *opt, char *err, size_t errlen);
+/* Set every option not given to its default (quick or standard). */
+int opt_defaults(const struct optset *set, int quick, struct harness_cfg *cfg,
+		 struct bench_opts *opt);
+/* Does benchmark b read option d? */
+int opt_read_by(const struct optdef *d, const struct bench *b);
+/* Every option given must be read by a selected benchmark: 0, or -1 with
+ * the option and the benchmarks that would read it in err. */
+int opt_check_readers(const struct optset *set, const unsigned char *sel, char *err,
+		      size_t errlen);
+/* Sizes that do not fit: 0, or -1 with both figures in err. */
+int opt_check_resources(const struct optset *set, const unsigned char *sel,
+			const struct bench_opts *opt, const char *scratch_parent, char *err,
+			size_t errlen);
+/* The options table for `run --help` (all) or `help BENCH` (only b's). */
+void opt_print_help(FILE *f, const struct bench *b);
+const struct optdef *opt_find(const char *name);
+
+#endif
