@@ -85,7 +85,7 @@ static int reap(char *out, size_t n)
 
 int main(void)
 {
-	char name[64], text[256], msg[2048], want[512], base[64];
+	char name[64], text[600], msg[2048], want[700], base[64], target[600];
 	const char *own;
 	int pfd[2], rc;
 	pid_t child, dead = dead_pid();
@@ -141,9 +141,9 @@ int main(void)
 	fake(name, text);
 	fake("bakeoff.AbC123", NULL);	/* the old naming */
 	fake("bakeoffx.1.abcdef", "bakeoff-scratch 1\npid 1\nstart 1\n");
-	snprintf(name, sizeof(name), "%s/bakeoff.%ld.stale1", parent, (long)dead);
+	snprintf(target, sizeof(target), "%s/bakeoff.%ld.stale1", parent, (long)dead);
 	snprintf(text, sizeof(text), "%s/bakeoff.%ld.link01", parent, (long)dead);
-	ok(symlink(name, text) == 0, "a symlink to a stale directory");
+	ok(symlink(target, text) == 0, "a symlink to a stale directory");
 	own = scratch_create(parent);
 	ok(own != NULL, "this process's own scratch directory");
 
