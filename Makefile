@@ -6,6 +6,9 @@
 #   make generic    build everything in build-generic/ with the portable OS
 #                   layer (os-generic.c) instead of os-linux.c
 #   make peers      run established peers beside bakeoff (scripts/peers.sh)
+#   make fuzz       build the libFuzzer targets (clang) in build-fuzz/ and run
+#                   each for FUZZ_SECONDS (default 60); crashes land in
+#                   build-fuzz/crashes/ and belong in tests/fuzz/regress/
 #   make install    PREFIX=/usr/local DESTDIR=
 
 CC      ?= cc
@@ -78,6 +81,40 @@ sanitize:
 generic:
 	$(MAKE) BUILD=build-generic CFLAGS="$(CFLAGS) -DBAKEOFF_NO_LINUX" all unit
 
+# Fuzzing: tests/fuzz/fuzz-NAME.c runs on seeds tests/fuzz/corpus/NAME/
+# (json also on the result seeds); the corpus it grows stays in build-fuzz/.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SAN      = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_NAMES    = $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
+FUZZ_SEEDS_json = tests/fuzz/corpus/result
+
+fuzz-bins: $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz-%)
+
+$(BUILD)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/targets.h $(BUILD)/libbakeoff.a
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests -fsanitize=fuzzer $(LDFLAGS) -o $@ $< $(BUILD)/libbakeoff.a $(LDLIBS)
+
+fuzz:
+	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) CFLAGS="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" \
+		LDFLAGS="$(FUZZ_SAN)" fuzz-bins
+	$(Q)for t in $(FUZZ_NAMES); do \
+		mkdir -p build-fuzz/corpus/$$t build-fuzz/crashes; \
+		echo "== fuzz-$$t for $(FUZZ_SECONDS) s"; \
+		seeds="tests/fuzz/corpus/$$t"; \
+		[ $$t = json ] && seeds="$$seeds $(FUZZ_SEEDS_json)"; \
+		ASAN_OPTIONS=allocator_may_return_null=1 build-fuzz/fuzz/fuzz-$$t \
+			-max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+			-print_final_stats=1 -artifact_prefix=build-fuzz/crashes/$$t- \
+			build-fuzz/corpus/$$t $$seeds >build-fuzz/fuzz-$$t.log 2>&1 || { \
+			tail -n 40 build-fuzz/fuzz-$$t.log; \
+			echo "fuzz-$$t failed: the input is in build-fuzz/crashes/; add it to tests/fuzz/regress/"; \
+			exit 1; }; \
+		grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb" build-fuzz/fuzz-$$t.log | \
+			sed "s/^/fuzz-$$t /"; \
+	done
+
 peers: $(BINPATH)
 	BAKEOFF=./$(BINPATH) sh scripts/peers.sh
 
@@ -87,7 +124,7 @@ install: $(BINPATH)
 	install -m 644 docs/bakeoff.1 $(DESTDIR)$(PREFIX)/share/man/man1/bakeoff.1
 
 clean:
-	rm -rf build build-san build-generic bakeoff
+	rm -rf build build-san build-generic build-fuzz bakeoff
 
-.PHONY: all unit check sanitize generic peers install clean
+.PHONY: all unit check sanitize generic fuzz fuzz-bins peers install clean
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BIN:=.d)

@@ -112,7 +112,9 @@ static const char *const help_report =
 	"json (one file, re-serialized) or lmbench (the lmbench 3 summary, one row\n"
 	"per file). --all adds to the text table every curve point and intermediate\n"
 	"figure (mem.lat's curve, proc.ctxsw's uncorrected times, ...).\n"
-	"A malformed, truncated or wrong-schema file exits 2 naming the byte offset.\n";
+	"A malformed, truncated or wrong-schema file exits 2 naming the byte offset.\n"
+	"FILE - reads standard input (bakeoff run -o - ... | bakeoff report -);\n"
+	"anything else must be a regular file of at most 256 MiB.\n";
 
 static const char *const help_sysinfo =
 	"usage: bakeoff sysinfo [--json]\n"
@@ -553,6 +555,10 @@ static int cmd_report(int argc, char **argv)
 		return usage_error("report: expected a result FILE (see bakeoff report --help)");
 	if (n > 1 && strcmp(format, "json") == 0)
 		return usage_error("report: --format json takes one FILE");
+	for (k = 0, c = 0; k < n; k++)
+		c += strcmp(argv[optind + k], "-") == 0;
+	if (c > 1)
+		return usage_error("report: standard input (-) can be read only once");
 	rs = calloc((size_t)n, sizeof(*rs));
 	if (!rs)
 		return usage_error("out of memory");

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,9 +72,11 @@ static struct param *add_param(struct bench_result *br, const char *key)
 	if (!p)
 		return NULL;
 	br->params = p;
-	p = &br->params[br->nparams++];
+	p = &br->params[br->nparams];
 	memset(p, 0, sizeof(*p));
-	p->key = xstrdup(key);
+	if (!(p->key = xstrdup(key)))
+		return NULL;	/* never leave a keyless parameter behind */
+	br->nparams++;
 	return p;
 }
 
@@ -397,7 +400,8 @@ static int read_metric_extra(struct rd *rd, const struct json *j, struct metric 
 	if ((v = json_get(j, "derived"))) {
 		if (v->type != JSON_STRING)
 			return rd_fail(rd, v, "\"derived\" must be a string");
-		m->derived = strdup(v->string);
+		if (!(m->derived = strdup(v->string)))
+			return rd_fail(rd, v, "out of memory");
 	}
 	if (json_get(j, "ns_per_op") && (need_num(rd, j, "ns_per_op", &m->op_ns) < 0 ||
 					 need_num(rd, j, "raw_ns_per_op", &m->raw_ns) < 0))
@@ -464,7 +468,7 @@ static int read_metric(struct rd *rd, const struct json *j, struct bench_result 
 	m = result_add_metric(b, name->string, unit->string,
 			      strcmp(better->string, "higher") == 0 ? BETTER_HIGHER : BETTER_LOWER,
 			      samples, ns);
-	if (!m) {
+	if (!m || !m->name || !m->unit) {	/* the add functions drop what they cannot copy */
 		rd_fail(rd, j, "out of memory");
 		goto out;
 	}
@@ -486,8 +490,10 @@ static int read_metric(struct rd *rd, const struct json *j, struct bench_result 
 		rd_fail(rd, note, "\"note\" must be a string");
 		goto out;
 	}
-	if (note && note->type == JSON_STRING)
-		m->note = strdup(note->string);
+	if (note && note->type == JSON_STRING && !(m->note = strdup(note->string))) {
+		rd_fail(rd, note, "out of memory");
+		goto out;
+	}
 	detail = json_get(j, "detail");
 	if (detail && detail->type != JSON_BOOL) {
 		rd_fail(rd, detail, "\"detail\" must be true or false");
@@ -518,9 +524,9 @@ static int read_bench(struct rd *rd, const struct json *j, struct bench_result *
 	    !(cpu = need(rd, j, "cpu", JSON_OBJECT)) ||
 	    !(metrics = need(rd, j, "metrics", JSON_ARRAY)))
 		return -1;
-	b->id = strdup(id->string);
-	b->group = strdup(group->string);
-	b->title = strdup(title->string);
+	if (!(b->id = strdup(id->string)) || !(b->group = strdup(group->string)) ||
+	    !(b->title = strdup(title->string)))
+		return rd_fail(rd, j, "out of memory");
 	for (s = 0; s < 5 && strcmp(status->string, status_names[s]); s++)
 		;
 	if (s == 5)
@@ -530,8 +536,12 @@ static int read_bench(struct rd *rd, const struct json *j, struct bench_result *
 		return rd_fail(rd, reason, "\"reason\" must be a string or null");
 	result_set_status(b, (enum bench_status)s,
 			  reason && reason->type == JSON_STRING ? reason->string : NULL);
+	if (reason && reason->type == JSON_STRING && !b->reason)
+		return rd_fail(rd, reason, "out of memory");
 	for (i = 0; i < params->n; i++) {
 		const struct json *v = params->items[i];
+
+		const struct param *p;
 
 		if (v->type == JSON_STRING)
 			result_param_str(b, params->keys[i], v->string);
@@ -540,6 +550,9 @@ static int read_bench(struct rd *rd, const struct json *j, struct bench_result *
 		else
 			return rd_fail(rd, v, "parameter \"%s\" must be a number or string",
 				       params->keys[i]);
+		p = result_param(b, params->keys[i]);
+		if (!p || (v->type == JSON_STRING && !p->str))
+			return rd_fail(rd, v, "out of memory");
 	}
 	if (need_num(rd, cpu, "wall_s", &b->wall_s) < 0 || need_num(rd, cpu, "user_s", &b->user_s) < 0 ||
 	    need_num(rd, cpu, "sys_s", &b->sys_s) < 0)
@@ -576,14 +589,18 @@ static int read_result(struct rd *rd, const struct json *root, struct result *r)
 	for (i = 0; i < argv->n; i++) {
 		if (argv->items[i]->type != JSON_STRING)
 			return rd_fail(rd, argv->items[i], "\"argv\" must hold strings");
-		r->argv[r->argc++] = strdup(argv->items[i]->string);
+		if (!(r->argv[r->argc] = strdup(argv->items[i]->string)))
+			return rd_fail(rd, argv->items[i], "out of memory");
+		r->argc++;
 	}
 	if (!(v = need(rd, run, "profile", JSON_STRING)))
 		return -1;
-	r->profile = strdup(v->string);
+	if (!(r->profile = strdup(v->string)))
+		return rd_fail(rd, v, "out of memory");
 	if (!(v = need(rd, run, "start", JSON_STRING)))
 		return -1;
-	r->start_utc = strdup(v->string);
+	if (!(r->start_utc = strdup(v->string)))
+		return rd_fail(rd, v, "out of memory");
 	if (need_num(rd, run, "duration_s", &r->duration_s) < 0 ||
 	    !(v = need(rd, run, "interrupted", JSON_BOOL)))
 		return -1;
@@ -614,6 +631,8 @@ static int read_result(struct rd *rd, const struct json *root, struct result *r)
 		if (fi->items[i]->type != JSON_STRING)
 			return rd_fail(rd, fi->items[i], "guard findings must be strings");
 		result_add_finding(&r->guard, "%s", fi->items[i]->string);
+		if (r->guard.nfindings != i + 1 || !r->guard.findings[i])
+			return rd_fail(rd, fi->items[i], "out of memory");
 	}
 	for (i = 0; i < benches->n; i++) {
 		struct bench_result *b = result_add_bench(r, NULL, NULL, NULL);
@@ -646,6 +665,8 @@ int result_from_json(const char *text, size_t len, struct result *r, size_t *off
 	return rc;
 }
 
+/* Read fd to its end into b, refusing more than RESULT_MAX_BYTES and
+ * stopping at the first allocation failure (errno EFBIG or ENOMEM). */
 static int read_all(int fd, struct buf *b)
 {
 	char chunk[65536];
@@ -657,34 +678,90 @@ static int read_all(int fd, struct buf *b)
 				continue;
 			return -1;
 		}
+		if ((size_t)n > RESULT_MAX_BYTES - b->len) {
+			errno = EFBIG;
+			return -1;
+		}
 		buf_add(b, chunk, (size_t)n);
-	}
-	if (b->oom) {
-		errno = ENOMEM;
-		return -1;
+		if (b->oom) {
+			errno = ENOMEM;
+			return -1;
+		}
 	}
 	return 0;
 }
 
+static const char *file_kind(mode_t m)
+{
+	return S_ISDIR(m) ? "a directory" : S_ISCHR(m) ? "a character device" :
+	       S_ISBLK(m) ? "a block device" : S_ISFIFO(m) ? "a FIFO" :
+	       S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+/* Open path for reading ("-": standard input) without blocking on a FIFO
+ * that has no writer: O_NONBLOCK for the open, fstat, then refuse anything
+ * but a regular file and clear O_NONBLOCK. Returns the fd, or -1 with the
+ * message in err. */
+static int open_result(const char *path, const char *name, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd, fl;
+
+	if (strcmp(path, "-") == 0)
+		return STDIN_FILENO;	/* a pipe, as `run -o -` makes; size capped */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		snprintf(err, errlen, "%s: %s", name, strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: is %s, not a result file (give a regular file, or - "
+			 "for standard input)", name, file_kind(st.st_mode));
+		goto fail;
+	}
+	if ((uintmax_t)st.st_size > RESULT_MAX_BYTES) {
+		snprintf(err, errlen, "%s: %jd bytes, more than the %zu MiB a result file can have",
+			 name, (intmax_t)st.st_size, RESULT_MAX_BYTES >> 20);
+		goto fail;
+	}
+	if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+		snprintf(err, errlen, "%s: %s", name, strerror(errno));
+		goto fail;
+	}
+	return fd;
+fail:
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
 int result_load(const char *path, struct result *r, char *err, size_t errlen)
 {
+	const char *name = strcmp(path, "-") == 0 ? "standard input" : path;
 	struct buf b = { 0 };
 	char msg[256];
 	size_t off = 0;
-	int fd = open(path, O_RDONLY), rc;
+	int fd, rc;
 
 	memset(r, 0, sizeof(*r));
-	if (fd < 0 || read_all(fd, &b) < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		buf_free(&b);
+	if ((fd = open_result(path, name, err, errlen)) < 0)
 		return -1;
+	if (read_all(fd, &b) < 0) {
+		if (errno == EFBIG)
+			snprintf(err, errlen, "%s: more than the %zu MiB a result file can have",
+				 name, RESULT_MAX_BYTES >> 20);
+		else if (errno == ENOMEM)
+			snprintf(err, errlen, "%s: out of memory after %zu bytes", name, b.len);
+		else
+			snprintf(err, errlen, "%s: %s", name, strerror(errno));
+		rc = -1;
+	} else {
+		rc = result_from_json(b.p ? b.p : "", b.len, r, &off, msg, sizeof(msg));
+		if (rc < 0)
+			snprintf(err, errlen, "%s: byte %zu: %s", name, off, msg);
 	}
-	close(fd);
-	rc = result_from_json(b.p ? b.p : "", b.len, r, &off, msg, sizeof(msg));
-	if (rc < 0)
-		snprintf(err, errlen, "%s: byte %zu: %s", path, off, msg);
+	if (fd != STDIN_FILENO)
+		close(fd);
 	buf_free(&b);
 	return rc;
 }

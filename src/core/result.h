@@ -10,6 +10,9 @@
 #include "sysinfo.h"
 
 #define RESULT_SCHEMA "bakeoff-result/1"
+/* The largest result file result_load reads (a full standard run writes
+ * about 100 KiB; --all curves and long interval series stay far below). */
+#define RESULT_MAX_BYTES ((size_t)256 << 20)
 
 enum bench_status { ST_OK, ST_SKIPPED, ST_UNSUPPORTED, ST_FAILED, ST_INTERRUPTED };
 
@@ -110,7 +113,10 @@ void result_to_json(const struct result *r, struct buf *out);
 /* Strict reader: returns 0, or -1 with *off = byte offset and err set. */
 int result_from_json(const char *text, size_t len, struct result *r, size_t *off, char *err,
 		     size_t errlen);
-/* Reads a whole file and parses it. Errors: "FILE: byte N: message". */
+/* Reads a whole file and parses it. Errors: "FILE: byte N: message".
+ * path "-" reads standard input. Anything else must be a regular file
+ * (a device, FIFO or directory is refused without blocking on it), of at
+ * most RESULT_MAX_BYTES; reading stops at the first allocation failure. */
 int result_load(const char *path, struct result *r, char *err, size_t errlen);
 /* Claim a result file name before the run: create it exclusively (never
  * replacing a file). With numbered, a taken name gets -2, -3, ... inserted

@@ -7,9 +7,21 @@
  * SA_RESTART), the run stops, the scratch directory is removed and the
  * finished benchmarks are saved marked interrupted. A second signal unlinks
  * the files handed out by scratch_file() and the directory, with
- * async-signal-safe calls only, and dies of the signal. */
+ * async-signal-safe calls only, and dies of the signal.
+ *
+ * SIGKILL (or a crash) leaves the directory behind, so the next run reaps
+ * it: the directory is named bakeoff.PID.XXXXXX and holds a marker file,
+ * .bakeoff-scratch, giving the pid and (where /proc has it) the process's
+ * start time, and write-locked with fcntl() for as long as the run lives.
+ * A directory is stale only when all of these hold: its name and marker
+ * match (same pid), the marker is not locked (a lock is seen across pid
+ * namespaces sharing one /tmp, where pids mean nothing), and the pid is
+ * gone (kill(pid, 0) fails with ESRCH) or now belongs to a process with
+ * another start time (the pid was reused). */
+#include <ctype.h>
 #include <errno.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,17 +31,83 @@
 #include <unistd.h>
 #include "scratch.h"
 
+#define MARKER ".bakeoff-scratch"
+#define MARKER_MAGIC "bakeoff-scratch 1"
+
 static char dir[PATH_MAX];
+static char marker[PATH_MAX];	/* static: the second signal unlinks it */
+static int marker_fd = -1;	/* holds the lock while the run lives */
 static volatile sig_atomic_t interrupted;
 static pid_t owner;
 
-const char *scratch_create(const char *parent)
+static const char *default_parent(const char *parent)
 {
 	if (!parent || !*parent)
 		parent = getenv("TMPDIR");
 	if (!parent || !*parent)
 		parent = "/tmp";
-	if ((size_t)snprintf(dir, sizeof(dir), "%s/bakeoff.XXXXXX", parent) >= sizeof(dir)) {
+	return parent;
+}
+
+/* The start time of process pid, as /proc/PID/stat field 22 (clock ticks
+ * since boot), into out; "" where there is no such file. */
+static void start_time(pid_t pid, char *out, size_t n)
+{
+	char path[64], line[1024], *p;
+	size_t len;
+	FILE *f;
+	int field;
+
+	out[0] = 0;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	if (!(f = fopen(path, "r")))
+		return;
+	len = fread(line, 1, sizeof(line) - 1, f);
+	fclose(f);
+	line[len] = 0;
+	if (!(p = strrchr(line, ')')))	/* the command name may hold spaces */
+		return;
+	for (field = 2; *p && field < 21; p++)
+		if (*p == ' ')
+			field++;
+	/* p is at field 22 */
+	for (len = 0; len + 1 < n && isdigit((unsigned char)p[len]); len++)
+		out[len] = p[len];
+	out[len] = 0;
+}
+
+/* Write the marker into the fresh directory and lock it. */
+static int write_marker(void)
+{
+	char text[128], st[32];
+	struct flock lk;
+	int len;
+
+	if ((size_t)snprintf(marker, sizeof(marker), "%s/" MARKER, dir) >= sizeof(marker)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	marker_fd = open(marker, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (marker_fd < 0)
+		return -1;
+	memset(&lk, 0, sizeof(lk));
+	lk.l_type = F_WRLCK;
+	lk.l_whence = SEEK_SET;
+	start_time(getpid(), st, sizeof(st));
+	len = snprintf(text, sizeof(text), MARKER_MAGIC "\npid %ld\nstart %s\n", (long)getpid(),
+		       st[0] ? st : "unknown");
+	if (fcntl(marker_fd, F_SETLK, &lk) < 0 || write(marker_fd, text, (size_t)len) != len)
+		return -1;
+	return 0;
+}
+
+const char *scratch_create(const char *parent)
+{
+	int e;
+
+	parent = default_parent(parent);
+	if ((size_t)snprintf(dir, sizeof(dir), "%s/bakeoff.%ld.XXXXXX", parent, (long)getpid()) >=
+	    sizeof(dir)) {
 		errno = ENAMETOOLONG;
 		dir[0] = 0;
 		return NULL;
@@ -39,6 +117,12 @@ const char *scratch_create(const char *parent)
 		return NULL;
 	}
 	owner = getpid();
+	if (write_marker() < 0) {
+		e = errno;
+		scratch_remove();
+		errno = e;
+		return NULL;
+	}
 	return dir;
 }
 
@@ -75,6 +159,115 @@ void scratch_remove(void)
 		return;
 	rm_tree(dir);
 	dir[0] = 0;
+	marker[0] = 0;
+	if (marker_fd >= 0)
+		close(marker_fd);
+	marker_fd = -1;
+}
+
+/* A marker's pid and start time, or -1 when it is not bakeoff's. */
+static long read_marker(const char *path, char *st, size_t n)
+{
+	char text[256], *p, *e;
+	ssize_t len;
+	long pid;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	len = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (len <= 0)
+		return -1;
+	text[len] = 0;
+	if (strncmp(text, MARKER_MAGIC "\npid ", sizeof(MARKER_MAGIC "\npid ") - 1) != 0)
+		return -1;
+	p = text + sizeof(MARKER_MAGIC "\npid ") - 1;
+	pid = strtol(p, &e, 10);
+	if (e == p || pid <= 0 || strncmp(e, "\nstart ", 7) != 0)
+		return -1;
+	p = e + 7;
+	for (len = 0; (size_t)len + 1 < n && p[len] && p[len] != '\n'; len++)
+		st[len] = p[len];
+	st[len] = 0;
+	return pid;
+}
+
+/* Whether a live process holds the marker's lock (or we cannot tell). */
+static int marker_locked(const char *path)
+{
+	struct flock lk;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), locked;
+
+	if (fd < 0)
+		return 1;
+	memset(&lk, 0, sizeof(lk));
+	lk.l_type = F_WRLCK;
+	lk.l_whence = SEEK_SET;
+	locked = fcntl(fd, F_GETLK, &lk) < 0 || lk.l_type != F_UNLCK;
+	close(fd);
+	return locked;
+}
+
+/* Whether name is "bakeoff.PID.XXXXXX"; its PID into *pid. */
+static int scratch_name(const char *name, long *pid)
+{
+	const char *p = name + 8, *e;
+
+	if (strncmp(name, "bakeoff.", 8) != 0 || !isdigit((unsigned char)*p))
+		return 0;
+	for (e = p; isdigit((unsigned char)*e); e++)
+		;
+	if (*e != '.' || strlen(e + 1) != 6 || e - p > 10)
+		return 0;
+	*pid = strtol(p, NULL, 10);
+	return *pid > 0;
+}
+
+int scratch_reap_stale(const char *parent)
+{
+	char path[PATH_MAX], mpath[PATH_MAX], st[32], now[32];
+	struct dirent *e;
+	struct stat sb;
+	long pid, mpid;
+	int n = 0, gone;
+	DIR *d;
+
+	parent = default_parent(parent);
+	if (!(d = opendir(parent)))
+		return 0;
+	while ((e = readdir(d))) {
+		if (!scratch_name(e->d_name, &pid) ||
+		    (size_t)snprintf(path, sizeof(path), "%s/%s", parent, e->d_name) >= sizeof(path) ||
+		    (size_t)snprintf(mpath, sizeof(mpath), "%s/" MARKER, path) >= sizeof(mpath))
+			continue;
+		if (dir[0] && strcmp(path, dir) == 0)
+			continue;	/* our own */
+		if (lstat(path, &sb) < 0 || !S_ISDIR(sb.st_mode) || sb.st_uid != geteuid())
+			continue;
+		if (lstat(mpath, &sb) < 0 || !S_ISREG(sb.st_mode) || sb.st_uid != geteuid())
+			continue;
+		if ((mpid = read_marker(mpath, st, sizeof(st))) != pid || marker_locked(mpath))
+			continue;
+		gone = kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+		if (!gone && strcmp(st, "unknown") != 0) {
+			start_time((pid_t)pid, now, sizeof(now));
+			gone = now[0] && strcmp(now, st) != 0;	/* the pid was reused */
+		}
+		if (!gone)
+			continue;
+		rm_tree(path);
+		if (lstat(path, &sb) == 0)
+			fprintf(stderr, "bakeoff: cannot remove all of the stale scratch directory %s "
+				"left by process %ld\n", path, pid);
+		else {
+			fprintf(stderr, "bakeoff: removed stale scratch directory %s left by process "
+				"%ld\n", path, pid);
+			n++;
+		}
+	}
+	closedir(d);
+	return n;
 }
 
 /* Paths handed out by scratch_file(), kept in static storage so that a
@@ -108,6 +301,7 @@ static void on_signal(int sig)
 	if (interrupted && dir[0] && getpid() == owner) {
 		for (i = 0; i < nfiles; i++)
 			unlink(files[i]);
+		unlink(marker);
 		rmdir(dir);
 		signal(sig, SIG_DFL);
 		raise(sig);

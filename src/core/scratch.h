@@ -4,9 +4,19 @@
 #include <signal.h>
 #include <stddef.h>
 
-/* Create a fresh directory "bakeoff.XXXXXX" under parent (or $TMPDIR, /tmp).
- * Returns its path, or NULL with errno set. */
+/* Create a fresh directory "bakeoff.PID.XXXXXX" under parent (or $TMPDIR,
+ * /tmp) holding the marker ".bakeoff-scratch" (pid, process start time),
+ * write-locked while this process lives. Returns its path, or NULL with
+ * errno set. */
 const char *scratch_create(const char *parent);
+/* Remove the scratch directories under parent (NULL: $TMPDIR or /tmp, as
+ * scratch_create) that runs killed before they could clean up left behind:
+ * owned by this user, named bakeoff.PID.XXXXXX, holding a marker of the same
+ * pid that no live process has locked, whose process is gone or whose pid
+ * now belongs to a process started at another time. Says so on stderr for
+ * each one. Never touches this process's own directory. Call it before
+ * scratch_create(). Returns how many were removed. */
+int scratch_reap_stale(const char *parent);
 /* Remove the scratch directory and everything in it (idempotent). */
 void scratch_remove(void);
 const char *scratch_path(void);

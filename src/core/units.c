@@ -141,11 +141,28 @@ void fmt_size(char *dst, size_t n, uint64_t bytes)
 		snprintf(dst, n, "%.1f %s", v, unit[u]);
 }
 
+/* Plain decimals up to 1e9 (what a column of medians needs), exponent form
+ * past that and for tiny values, so no finite double is ever cut short; NaN
+ * and infinities print as words, and -0 as 0 (a figure has no signed zero). */
 void fmt_num(char *dst, size_t n, double v)
 {
 	double a = fabs(v);
 
-	if (a >= 1000 || a == 0)
+	if (isnan(v))
+		snprintf(dst, n, "nan");
+	else if (isinf(v))
+		snprintf(dst, n, "%s", v < 0 ? "-inf" : "inf");
+	else if (a == 0)
+		snprintf(dst, n, "0");
+	else if (a >= 1e9) {
+		int prec = 4;
+
+		/* Near DBL_MAX four digits round up past it and would read back
+		 * as infinite: add digits until they do not. */
+		do
+			snprintf(dst, n, "%.*g", prec++, v);
+		while (prec < 18 && !isfinite(strtod(dst, NULL)));
+	}	else if (a >= 1000)
 		snprintf(dst, n, "%.0f", v);
 	else if (a >= 100)
 		snprintf(dst, n, "%.1f", v);

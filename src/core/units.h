@@ -22,7 +22,10 @@ int parse_uint_list(const char *s, long min, long max, long *out, int max_n);
 
 /* "64 MiB", "4 KiB", "512 B", "1.5 GiB" */
 void fmt_size(char *dst, size_t n, uint64_t bytes);
-/* A figure with 3-4 significant digits: 0.123, 12.3, 1234, 123456 */
+/* A figure with 3-4 significant digits: 0.123, 12.3, 1234, 123456,
+ * 1.235e+09, 1e+308, 4.94e-324, 1.79769e+308 (DBL_MAX, which four digits
+ * would round past); "nan", "inf", "-inf". At most 13 bytes plus the NUL,
+ * so 16 bytes always hold it. */
 void fmt_num(char *dst, size_t n, double v);
 
 #endif

@@ -1,7 +1,8 @@
 /* text.c — the default human table: who/what/when, the guard's findings,
  * then one line per figure with its median, the 95% CI of the median, the
  * coefficient of variation and the sample count, so the reader can judge
- * every number on the spot. */
+ * every number on the spot. Every string from the file goes through
+ * report_put (escape.c): the file may come from anyone. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,27 +17,47 @@ static void report_header(const struct result *r, FILE *f)
 	int i;
 
 	fmt_size(mem, sizeof(mem), h->mem_total);
-	fprintf(f, "bakeoff %s on %s: %s, %s\n", h->version[0] ? h->version : "?", h->hostname,
-		h->os, h->kernel);
-	fprintf(f, "cpu: %s, %d cores / %d threads", h->cpu_model, h->cores, h->threads);
+	fputs("bakeoff ", f);
+	report_put(f, h->version[0] ? h->version : "?", 0);
+	fputs(" on ", f);
+	report_put(f, h->hostname, 0);
+	fputs(": ", f);
+	report_put(f, h->os, 0);
+	fputs(", ", f);
+	report_put(f, h->kernel, 0);
+	fputs("\ncpu: ", f);
+	report_put(f, h->cpu_model, 0);
+	fprintf(f, ", %d cores / %d threads", h->cores, h->threads);
 	if (h->cpu_mhz > 0)
 		fprintf(f, ", %.0f MHz", h->cpu_mhz);
-	fprintf(f, "; memory %s; virtualization %s\n", mem, h->virt[0] ? h->virt : "unknown");
-	fprintf(f, "run: %s, profile %s, %.1f s", r->start_utc ? r->start_utc : "?",
-		r->profile ? r->profile : "?", r->duration_s);
+	fprintf(f, "; memory %s; virtualization ", mem);
+	report_put(f, h->virt[0] ? h->virt : "unknown", 0);
+	fputs("\nrun: ", f);
+	report_put(f, r->start_utc ? r->start_utc : "?", 0);
+	fputs(", profile ", f);
+	report_put(f, r->profile ? r->profile : "?", 0);
+	fprintf(f, ", %.1f s", r->duration_s);
 	if (r->parallel > 1)
 		fprintf(f, ", %d parallel copies", r->parallel);
 	fprintf(f, "%s\n", r->interrupted ? ", INTERRUPTED" : "");
-	fprintf(f, "harness: >= %d samples of >= %.0f ms; clock %s, resolution %.0f ns, "
-		"cost %.1f ns; loop overhead %.2f ns/iteration subtracted\n",
-		r->samples, r->target_sample_ns / 1e6, r->clock.source ? r->clock.source : "?",
+	fprintf(f, "harness: >= %d samples of >= %.0f ms; clock ", r->samples,
+		r->target_sample_ns / 1e6);
+	report_put(f, r->clock.source ? r->clock.source : "?", 0);
+	fprintf(f, ", resolution %.0f ns, cost %.1f ns; loop overhead %.2f ns/iteration subtracted\n",
 		r->clock.resolution_ns, r->clock.cost_ns, r->loop_ns);
 	fprintf(f, "command:");
-	for (i = 0; i < r->argc; i++)
-		fprintf(f, " %s", r->argv[i]);
-	fprintf(f, "\nguard: %s\n", r->guard.verdict);
-	for (size_t k = 0; k < r->guard.nfindings; k++)
-		fprintf(f, "  - %s\n", r->guard.findings[k]);
+	for (i = 0; i < r->argc; i++) {
+		fputc(' ', f);
+		report_put(f, r->argv[i], 0);
+	}
+	fputs("\nguard: ", f);
+	report_put(f, r->guard.verdict, 0);
+	fputc('\n', f);
+	for (size_t k = 0; k < r->guard.nfindings; k++) {
+		fputs("  - ", f);
+		report_put(f, r->guard.findings[k], 0);
+		fputc('\n', f);
+	}
 }
 
 void report_text(const struct result *r, FILE *f, int all)
@@ -49,17 +70,17 @@ void report_text(const struct result *r, FILE *f, int all)
 		const struct bench_result *b = &r->benches[i];
 
 		for (j = 0; j < b->nmetrics || j == 0; j++) {
-			int w = (int)strlen(b->id);
+			int w = (int)report_esc_width(b->id);
 
 			if (j < b->nmetrics && b->metrics[j].detail && !all)
 				continue;
 			if (j < b->nmetrics)
-				w += (int)strlen(b->metrics[j].name) + 1;
+				w += (int)report_esc_width(b->metrics[j].name) + 1;
 			if (w > idw)
 				idw = w;
 		}
-		if ((int)strlen(b->title) > tw)
-			tw = (int)strlen(b->title);
+		if ((int)report_esc_width(b->title) > tw)
+			tw = (int)report_esc_width(b->title);
 	}
 	fprintf(f, "\n%-*s  %-*s  %12s %-5s  %-23s %6s %4s\n", idw, "benchmark", tw, "title",
 		"median", "unit", "95% CI of median", "CV", "n");
@@ -67,13 +88,17 @@ void report_text(const struct result *r, FILE *f, int all)
 		const struct bench_result *b = &r->benches[i];
 
 		if (b->status != ST_OK || b->nmetrics == 0) {
-			fprintf(f, "%-*s  %-*s  %s%s%s\n", idw, b->id, tw, b->title, status_name(b->status),
-				b->reason ? ": " : "", b->reason ? b->reason : "");
+			report_put(f, b->id, idw);
+			fputs("  ", f);
+			report_put(f, b->title, tw);
+			fprintf(f, "  %s%s", status_name(b->status), b->reason ? ": " : "");
+			report_put(f, b->reason, 0);
+			fputc('\n', f);
 			continue;
 		}
 		for (j = 0; j < b->nmetrics; j++) {
 			const struct metric *m = &b->metrics[j];
-			char id[160], med[32], lo[32], hi[32], ci[80];
+			char med[32], lo[32], hi[32], ci[80];
 			int first = 1;
 			size_t k;
 
@@ -85,18 +110,26 @@ void report_text(const struct result *r, FILE *f, int all)
 				if (all || !b->metrics[k].detail)
 					first = 0;
 
-			snprintf(id, sizeof(id), "%s%s%s", b->id, m->name[0] ? ":" : "", m->name);
 			fmt_num(med, sizeof(med), m->st.median);
 			fmt_num(lo, sizeof(lo), m->st.ci_lo);
 			fmt_num(hi, sizeof(hi), m->st.ci_hi);
 			snprintf(ci, sizeof(ci), "%s .. %s", lo, hi);
-			if (m->derived)	/* computed, not sampled: no CI, CV or n to claim */
-				fprintf(f, "%-*s  %-*s  %12s %-5s  derived from %s", idw, id, tw,
-					first ? b->title : "", med, m->unit, m->derived);
-			else
-				fprintf(f, "%-*s  %-*s  %12s %-5s  %-23s %5.1f%% %4zu", idw, id, tw,
-					first ? b->title : "", med, m->unit, ci, m->st.cv * 100,
-					m->st.n);
+			report_put(f, b->id, m->name[0] ? 0 : idw);
+			if (m->name[0]) {
+				fputc(':', f);
+				report_put(f, m->name,
+					   idw - (int)report_esc_width(b->id) - 1);
+			}
+			fputs("  ", f);
+			report_put(f, first ? b->title : "", tw);
+			fprintf(f, "  %12s ", med);
+			report_put(f, m->unit, 5);
+			if (m->derived) {	/* computed, not sampled: no CI, CV or n to claim */
+				fputs("  derived from ", f);
+				report_put(f, m->derived, 0);
+			} else {
+				fprintf(f, "  %-23s %5.1f%% %4zu", ci, m->st.cv * 100, m->st.n);
+			}
 			if (m->ncopies) {
 				fprintf(f, "  (%zu copies:", m->ncopies);
 				for (k = 0; k < m->ncopies && k < 8; k++) {
@@ -105,8 +138,11 @@ void report_text(const struct result *r, FILE *f, int all)
 				}
 				fprintf(f, "%s)", m->ncopies > 8 ? " ..." : "");
 			}
-			if (m->note)
-				fprintf(f, "  [%s]", m->note);
+			if (m->note) {
+				fputs("  [", f);
+				report_put(f, m->note, 0);
+				fputc(']', f);
+			}
 			fputc('\n', f);
 		}
 	}

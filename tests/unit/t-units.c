@@ -1,6 +1,9 @@
 /* t-units.c — the size, duration and list parsers against tables of good
  * and bad inputs, and the shared number formats. */
+#include <float.h>
+#include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include "tap.h"
 #include "units.h"
 
@@ -77,5 +80,29 @@ int main(void)
 	is_str(out, "1.235", "fmt_num small");
 	fmt_num(out, sizeof(out), 0.001234);
 	is_str(out, "0.00123", "fmt_num tiny");
+
+	/* Extremes: every finite double prints in full (exponent form past 1e9),
+	 * reads back within the 4 digits shown, and fits in 16 bytes. */
+	{
+		static const struct { double v; const char *want; } ext[] = {
+			{ 1e308, "1e+308" }, { -1e308, "-1e+308" }, { 5e-324, "4.94e-324" },
+			{ DBL_MAX, "1.79769e+308" }, { -DBL_MAX, "-1.79769e+308" }, { 0.0, "0" },
+			{ -0.0, "0" }, { NAN, "nan" }, { INFINITY, "inf" }, { -INFINITY, "-inf" },
+			{ 999999999.0, "999999999" }, { 1e9, "1e+09" }, { 1234567890.0, "1.235e+09" },
+			{ -12345.6, "-12346" }, { 1e-300, "1e-300" },
+		};
+		char small[16];
+
+		for (i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+			fmt_num(small, sizeof(small), ext[i].v);
+			is_str(small, ext[i].want, "fmt_num %g", ext[i].v);
+			if (isfinite(ext[i].v) && ext[i].v != 0) {
+				double back = strtod(small, NULL);
+
+				ok(fabs(back - ext[i].v) <= fabs(ext[i].v) * 1e-3,
+				   "fmt_num %g reads back within 0.1%%", ext[i].v);
+			}
+		}
+	}
 	return done_testing();
 }

@@ -1,0 +1,102 @@
+#!/bin/sh
+# faults.t — benchmarks meeting a full disk (ENOSPC), an I/O error (EIO),
+# short reads and writes, a refused fork (EAGAIN) and interrupted calls
+# (EINTR), injected with the LD_PRELOAD shim tests/faults/faultinj.c. In
+# every case the benchmark ends failed with its reason (or ok, where the
+# right answer is to retry: short transfers, EINTR with no interrupt
+# pending), no scratch is left in the run's private TMPDIR, and the rest of
+# the run is intact: cpu.mhz, which runs after the faulty benchmark, is ok
+# and the result file is valid.
+#
+# Which calls are hit: FAULT_PATH keeps the counting on the benchmark's
+# scratch file ("/vm-reread.") or on pipes ("pipe:"), so the result file,
+# stdout and /proc reads are never faulted (the scratch directory's marker,
+# "$S/bakeoff.", has a case of its own at the end). Forks cannot be told apart by
+# path: "fork:N" is the Nth fork of the bakeoff process, and the faulty
+# benchmark is the first that forks (were the harness to fork a child per
+# benchmark, fork:1 would hit that fork instead: still a fork failure the
+# benchmark must report, and cpu.mhz, forked later, is unaffected).
+. tests/e2e/lib.sh
+
+[ -r /proc/self/fd/0 ] || [ -d /proc/self/fd ] || skip_all "no /proc/self/fd for FAULT_PATH"
+SHIM=$TMP/faultinj.so
+${CC:-cc} -fPIC -shared -o "$SHIM" tests/faults/faultinj.c -ldl 2>"$TMP/cc.err" ||
+	${CC:-cc} -fPIC -shared -o "$SHIM" tests/faults/faultinj.c 2>>"$TMP/cc.err" ||
+	skip_all "cannot build the LD_PRELOAD shim: $(head -n 1 "$TMP/cc.err")"
+# An ASan build wants its runtime first; the shim only wraps libc calls.
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+export ASAN_OPTIONS
+
+# fault_case DESC BENCH FAULT FAULT_PATH WANT REASON [TODO]
+#   WANT ok or failed; REASON an extended regex the reason must match.
+#   TODO, when given, marks the status check as a known bug.
+n=0
+fault_case() {
+	_desc=$1 _bench=$2 _fault=$3 _path=$4 _want=$5 _why=$6 _todo=${7:-}
+	n=$((n + 1))
+	S=$TMP/s$n
+	R=$TMP/r$n.json
+	mkdir "$S"
+	TMPDIR=$S timeout 120 env LD_PRELOAD="$SHIM" FAULT="$_fault" FAULT_PATH="$_path" \
+		"$BAKEOFF" run -q --quick --samples 3 --map-size 256k --msg-size 16k -o "$R" \
+		"$_bench" cpu.mhz >/dev/null 2>"$TMP/err$n"
+	_rc=$?
+	_st=$(status "$R" "$_bench" 2>/dev/null)
+	_reason=$(jget "$R" "(bench('$_bench') // {})->{reason} // ''" 2>/dev/null)
+	diag "$_desc: exit $_rc, $_bench $_st${_reason:+: $_reason}"
+	if [ "$_st" = "$_want" ]; then
+		ok 0 "$_desc: $_bench ends $_want"
+	elif [ -n "$_todo" ]; then
+		T=$((T + 1))
+		echo "not ok $T - $_desc: $_bench ends $_want # TODO $_todo"
+	else
+		ok 1 "$_desc: $_bench ends $_want (got '$_st')"
+	fi
+	if [ "$_want" = failed ]; then
+		check "$_desc: with its reason" sh -c "printf '%s' \"\$1\" | grep -Eq -- \"\$2\"" _ "$_reason" "$_why"
+		check "$_desc: exit 1" [ "$_rc" -eq 1 ]
+	elif [ -z "$_todo" ]; then
+		check "$_desc: exit 0" [ "$_rc" -eq 0 ]
+	fi
+	check "$_desc: no scratch left" [ -z "$(ls -A "$S")" ]
+	check "$_desc: the next benchmark is ok" [ "$(status "$R" cpu.mhz 2>/dev/null)" = ok ]
+	check "$_desc: the result is whole" [ "$(jget "$R" '$r->{run}{interrupted} ? "interrupted" : scalar @{$r->{benchmarks}}' 2>/dev/null)" = 2 ]
+}
+
+# Files: vm.file.reread writes its file in 64 KiB blocks, reads it once,
+# then rereads it in every operation.
+F=/vm-reread.
+fault_case "full disk at the first write" vm.file.reread "write:1:ENOSPC" $F failed "No space left on device"
+fault_case "disk stays full from the 3rd write" vm.file.reread "write:3+:ENOSPC" $F failed "No space left on device"
+fault_case "I/O error in the setup read" vm.file.reread "read:2:EIO" $F failed "Input/output error"
+fault_case "I/O error in a timed reread" vm.file.reread "read:40:EIO" $F failed "Input/output error"
+fault_case "short write" vm.file.reread "write:2:short" $F ok ""
+fault_case "short reads" vm.file.reread "read:3+:short" $F ok ""
+fault_case "EINTR on a write, no interrupt" vm.file.reread "write:2:EINTR" $F ok "" \
+	"vm-file.c treats EINTR as a failure"
+fault_case "EINTR on a timed read, no interrupt" vm.file.reread "read:40:EINTR" $F ok "" \
+	"harness op_failed() takes EINTR for an interrupt"
+# Processes: every proc.fork.exit operation forks; calibration starts with
+# 1, 2, 4 operations, so fork 5 falls inside the measurement.
+fault_case "fork refused at once" proc.fork.exit "fork:1:EAGAIN" "" failed "Resource temporarily unavailable|fork"
+fault_case "fork refused while measuring" proc.fork.exit "fork:5:EAGAIN" "" failed "Resource temporarily unavailable|fork"
+fault_case "fork out of memory from then on" proc.fork.exit "fork:3+:ENOMEM" "" failed "Cannot allocate memory|fork"
+# Pipes: ipc.pipe.bw's child writes 16 KiB messages, the parent reads them.
+fault_case "pipe read error" ipc.pipe.bw "read:20:EIO" "pipe:" failed "Input/output error"
+# The writer is the child: its EIO reaches the parent only as end of file.
+fault_case "pipe write error in the writer" ipc.pipe.bw "write:20+:EIO" "pipe:" failed "."
+fault_case "short pipe writes" ipc.pipe.bw "write:10+:short" "pipe:" ok ""
+fault_case "EINTR on a pipe read, no interrupt" ipc.pipe.bw "read:20:EINTR" "pipe:" ok "" \
+	"ipc-common.c io_failed() and harness op_failed() take EINTR for an interrupt"
+# The scratch directory's marker cannot be written: nothing is measured,
+# exit 2 with one line, nothing left behind.
+S=$TMP/smark
+mkdir "$S"
+TMPDIR=$S timeout 120 env LD_PRELOAD="$SHIM" FAULT="write:1+:ENOSPC" FAULT_PATH="$S/bakeoff." \
+	"$BAKEOFF" run -q --quick --samples 3 -o "$TMP/rmark.json" proc.syscall.null >/dev/null 2>"$TMP/errmark"
+ok $(($? != 2)) "full disk making the scratch directory: exit 2"
+check "full disk making the scratch directory: one line naming it" sh -c \
+	"[ \$(wc -l <'$TMP/errmark') -eq 1 ] && grep -q 'No space left on device' '$TMP/errmark'"
+check "full disk making the scratch directory: nothing left" [ -z "$(ls -A "$S")" ]
+check "full disk making the scratch directory: no result file" [ ! -e "$TMP/rmark.json" ]
+done_testing

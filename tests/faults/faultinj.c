@@ -1,0 +1,194 @@
+/* faultinj.c — an LD_PRELOAD shim that makes chosen read(), write() and
+ * fork() calls fail or fall short, to check that a benchmark meeting a full
+ * disk, an I/O error, a short transfer, a refused fork or an interrupted
+ * call ends cleanly (tests/e2e/faults.t). Built by the tests:
+ *     cc -fPIC -shared -o faultinj.so tests/faults/faultinj.c -ldl
+ *
+ * Environment:
+ *   FAULT=CALL:N:WHAT[,CALL:N:WHAT...]
+ *       CALL  read, write or fork
+ *       N     the Nth eligible call of that kind in this process (1-based);
+ *             "N+" means the Nth and every later one (a disk that stays full)
+ *       WHAT  an errno name (ENOSPC, EIO, EAGAIN, EINTR, ENOMEM, EPIPE): the
+ *             call is not made and returns -1 with that errno; or "short":
+ *             the call is made for half the bytes (at least 1), so it
+ *             returns less than asked
+ *   FAULT_PATH=SUBSTRING
+ *       Which reads and writes are eligible (counted): only those on a file
+ *       descriptor whose /proc/self/fd link contains SUBSTRING, e.g. the
+ *       scratch parent "$TMP/s/bakeoff." (files the benchmark makes) or
+ *       "pipe:" (pipes). This is what keeps the fault on the benchmark and
+ *       off the result file, the table on stdout and sysinfo's reads of
+ *       /proc: they are never counted. Unset: every fd is eligible.
+ *       Forks are always eligible.
+ *   FAULT_LOG=1
+ *       Print every eligible call with its number on stderr (to choose N).
+ *
+ * Counters live in each process: a forked child starts from its parent's
+ * counts and goes on alone, so "write:3:EIO" can hit the 3rd write of the
+ * parent and of a child. Linux (/proc/self/fd) for FAULT_PATH; elsewhere
+ * set no FAULT_PATH. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum call { C_READ, C_WRITE, C_FORK, C_N };
+static const char *const call_name[C_N] = { "read", "write", "fork" };
+
+#define MAX_RULES 8
+static struct rule {
+	enum call call;
+	unsigned long n;
+	int from_on;		/* "N+" */
+	int err;		/* errno to fail with, or 0 for short */
+} rules[MAX_RULES];
+static int nrules = -1;		/* -1: FAULT not parsed yet */
+static unsigned long count[C_N];
+static const char *path_filter;
+static int log_calls;
+
+static ssize_t (*real_read)(int, void *, size_t);
+static ssize_t (*real_write)(int, const void *, size_t);
+static pid_t (*real_fork)(void);
+
+static int errno_by_name(const char *s)
+{
+	static const struct { const char *name; int err; } names[] = {
+		{ "ENOSPC", ENOSPC }, { "EIO", EIO }, { "EAGAIN", EAGAIN }, { "EINTR", EINTR },
+		{ "ENOMEM", ENOMEM }, { "EPIPE", EPIPE }, { "EDQUOT", EDQUOT }, { "short", 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(s, names[i].name) == 0)
+			return names[i].err;
+	return -1;
+}
+
+static void say(const char *msg)
+{
+	if (real_write)
+		(void)!real_write(2, msg, strlen(msg));
+}
+
+/* Parse FAULT once; a bad spec is said on stderr and ignored. */
+static void init(void)
+{
+	char spec[512], *tok, *save = NULL;
+	const char *env;
+
+	if (nrules >= 0)
+		return;
+	real_read = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+	real_write = (ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+	real_fork = (pid_t (*)(void))dlsym(RTLD_NEXT, "fork");
+	nrules = 0;
+	path_filter = getenv("FAULT_PATH");
+	if (path_filter && !*path_filter)
+		path_filter = NULL;
+	log_calls = getenv("FAULT_LOG") && *getenv("FAULT_LOG") == '1';
+	env = getenv("FAULT");
+	if (!env || strlen(env) >= sizeof(spec))
+		return;
+	strcpy(spec, env);
+	for (tok = strtok_r(spec, ",", &save); tok && nrules < MAX_RULES;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *c = tok, *n = strchr(c, ':'), *w = n ? strchr(n + 1, ':') : NULL, *end;
+		struct rule r = { 0 };
+		int k;
+
+		if (!n || !w)
+			goto bad;
+		*n++ = 0;
+		*w++ = 0;
+		for (k = 0; k < C_N && strcmp(c, call_name[k]); k++)
+			;
+		r.call = (enum call)k;
+		r.n = strtoul(n, &end, 10);
+		r.from_on = *end == '+';
+		r.err = errno_by_name(w);
+		if (k == C_N || r.n == 0 || end == n || end[r.from_on] || r.err < 0 ||
+		    (r.err == 0 && r.call == C_FORK))
+			goto bad;
+		rules[nrules++] = r;
+		continue;
+bad:
+		say("faultinj: bad FAULT entry ignored (want CALL:N[+]:ERRNO|short)\n");
+	}
+}
+
+/* Whether fd is one the faults are meant for. */
+static int eligible(int fd)
+{
+	char link[64], target[4096];
+	ssize_t len;
+
+	if (!path_filter)
+		return 1;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	len = readlink(link, target, sizeof(target) - 1);
+	if (len < 0)
+		return 0;
+	target[len] = 0;
+	return strstr(target, path_filter) != NULL;
+}
+
+/* Count this call; the rule that applies to it, or NULL. */
+static const struct rule *hit(enum call c, int fd)
+{
+	unsigned long k;
+	int i;
+
+	init();
+	if (c != C_FORK && !eligible(fd))
+		return NULL;
+	k = ++count[c];
+	if (log_calls) {
+		char msg[96];
+
+		snprintf(msg, sizeof(msg), "faultinj: pid %ld %s #%lu fd %d\n", (long)getpid(),
+			 call_name[c], k, fd);
+		say(msg);
+	}
+	for (i = 0; i < nrules; i++)
+		if (rules[i].call == c && (k == rules[i].n || (rules[i].from_on && k > rules[i].n)))
+			return &rules[i];
+	return NULL;
+}
+
+ssize_t read(int fd, void *buf, size_t n)
+{
+	const struct rule *r = hit(C_READ, fd);
+
+	if (r && r->err) {
+		errno = r->err;
+		return -1;
+	}
+	return real_read(fd, buf, r && n > 1 ? n / 2 : n);
+}
+
+ssize_t write(int fd, const void *buf, size_t n)
+{
+	const struct rule *r = hit(C_WRITE, fd);
+
+	if (r && r->err) {
+		errno = r->err;
+		return -1;
+	}
+	return real_write(fd, buf, r && n > 1 ? n / 2 : n);
+}
+
+pid_t fork(void)
+{
+	const struct rule *r = hit(C_FORK, -1);
+
+	if (r) {
+		errno = r->err;
+		return -1;
+	}
+	return real_fork();
+}

@@ -1,0 +1,110 @@
+/* targets.h — what each fuzz target does with one input, shared by the
+ * libFuzzer entry points (fuzz-*.c, built by `make fuzz`) and by the replay
+ * of tests/fuzz/regress/ and the seed corpus in the normal `make check`
+ * (tests/unit/t-fuzz-regress.c), so a crash found once stays a test.
+ *
+ * Each function must return without crashing, leaking or tripping a
+ * sanitizer on any input; a broken invariant calls abort(). */
+#ifndef BAKEOFF_FUZZ_TARGETS_H
+#define BAKEOFF_FUZZ_TARGETS_H
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "buf.h"
+#include "json.h"
+#include "report/report.h"
+#include "result.h"
+#include "units.h"
+
+static inline FILE *fuzz_devnull(void)
+{
+	static FILE *f;
+
+	if (!f && !(f = fopen("/dev/null", "w")))
+		abort();
+	return f;
+}
+
+/* The JSON parser: accept or reject, never more. */
+static inline void fuzz_json(const uint8_t *data, size_t size)
+{
+	char err[128];
+	size_t off = 0;
+	struct json *j = json_parse((const char *)data, size, &off, err, sizeof(err));
+
+	if (!j && off > size)
+		abort();	/* the error offset must lie inside the input */
+	json_free(j);
+}
+
+/* The result reader, then everything done with what it accepts: the text
+ * table (escaping, number formats), and a round trip through the writer,
+ * whose output the reader must accept again. */
+static inline void fuzz_result(const uint8_t *data, size_t size)
+{
+	struct result r, back;
+	struct buf out = { 0 };
+	char err[256];
+	size_t off = 0;
+
+	if (result_from_json((const char *)data, size, &r, &off, err, sizeof(err)) < 0) {
+		if (off > size)
+			abort();
+		return;
+	}
+	report_text(&r, fuzz_devnull(), 1);
+	result_to_json(&r, &out);
+	if (!out.oom) {
+		if (result_from_json(out.p, out.len, &back, &off, err, sizeof(err)) < 0) {
+			fprintf(stderr, "written result does not read back: byte %zu: %s\n", off, err);
+			abort();
+		}
+		result_free(&back);
+	}
+	buf_free(&out);
+	result_free(&r);
+}
+
+/* The command-line parsers of units.c, on the input as one string; what
+ * they accept is formatted back. */
+static inline void fuzz_units(const uint8_t *data, size_t size)
+{
+	char *s = malloc(size + 1), txt[32];
+	uint64_t v, list[16];
+	long l, ul[16];
+
+	if (!s)
+		return;
+	memcpy(s, data, size);
+	s[size] = 0;
+	if (parse_size(s, &v) == 0) {
+		if (v > (UINT64_C(1) << 62))
+			abort();
+		fmt_size(txt, sizeof(txt), v);
+	}
+	if (parse_duration(s, &v) == 0)
+		fmt_num(txt, sizeof(txt), (double)v);
+	if (parse_uint(s, 1, 1000000, &l) == 0 && (l < 1 || l > 1000000))
+		abort();
+	if (parse_size_list(s, list, 16) > 16 || parse_uint_list(s, 2, 256, ul, 16) > 16)
+		abort();
+	free(s);
+	/* fmt_num on the input's first 8 bytes as a double: it fits in 16
+	 * bytes and reads back to within what it shows (3 decimals below 10,
+	 * 3 significant digits below 0.01, 4 or more elsewhere). */
+	if (size >= sizeof(double)) {
+		double d, back;
+		char small[16];
+
+		memcpy(&d, data, sizeof(d));
+		fmt_num(small, sizeof(small), d);
+		back = strtod(small, NULL);
+		if (strlen(small) > 13 ||
+		    (isfinite(d) && !(fabs(back - d) <= fmax(fabs(d) * 5e-3, 5.0001e-4))))
+			abort();
+	}
+}
+
+#endif
