@@ -341,6 +341,7 @@ static int cmd_run(int argc, char **argv)
 			return usage_error("cannot write the result: %s", err);
 		}
 	}
+	scratch_reap_stale(a.dir);	/* left by runs that were killed */
 	if (!scratch_create(a.dir)) {
 		rc = usage_error("cannot create a scratch directory under %s: %s", parent,
 				 strerror(errno));

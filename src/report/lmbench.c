@@ -296,7 +296,8 @@ static void notes_flush(struct notes *ns, FILE *f)
 	size_t i;
 
 	for (i = 0; i < ns->n; i++) {
-		fprintf(f, "%s\n", ns->s[i]);
+		report_put(f, ns->s[i], 0);	/* ids and reasons come from the file */
+		fputc('\n', f);
 		free(ns->s[i]);
 	}
 	free(ns->s);
@@ -417,7 +418,11 @@ static int convert(double v, const char *unit, enum target t, double *out)
 /* The 9-character host label of a row (lmbench's %-9.9s). */
 static void host_label(const struct result *r, char *dst, size_t n)
 {
-	snprintf(dst, n, "%.9s", r->host.hostname[0] ? r->host.hostname : "?");
+	char esc[64];
+
+	/* Escaped first (a host name comes from another machine), then cut. */
+	report_esc(esc, sizeof(esc), r->host.hostname[0] ? r->host.hostname : "?");
+	snprintf(dst, n, "%.9s", esc);
 }
 
 static void footnote(struct notes *ns, const struct result *r, const struct bench_result *b)
@@ -669,7 +674,7 @@ static void description(const struct result *r, char *dst, size_t n)
 	char *tok, *save = NULL;
 	size_t i;
 
-	snprintf(buf, sizeof(buf), "%s", r->host.cpu_model);
+	report_esc(buf, sizeof(buf), r->host.cpu_model);
 	if ((tok = strchr(buf, '@')))
 		*tok = 0;
 	for (i = 0; i < sizeof(drop) / sizeof(drop[0]); i++) {
@@ -693,7 +698,7 @@ static void description(const struct result *r, char *dst, size_t n)
 			memmove(out, sp + 1, strlen(sp + 1) + 1);
 	}
 	if (!out[0])
-		snprintf(out, sizeof(out), "%.31s", r->host.arch[0] ? r->host.arch : "-");
+		report_esc(out, sizeof(out), r->host.arch[0] ? r->host.arch : "-");
 	/* Truncation is intended: the column is 23 characters. */
 	snprintf(dst, n, "%.23s", out);
 }

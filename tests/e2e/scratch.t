@@ -6,9 +6,6 @@
 # scratch_reap_stale() directly; this one checks the CLI wiring.)
 . tests/e2e/lib.sh
 
-# Until src/main.c calls scratch_reap_stale() before scratch_create(), the
-# checks of the removal are TODO; delete this line when it does.
-TODO_REAP=" # TODO main.c does not call scratch_reap_stale() yet"
 
 # check_reap DESCRIPTION CMD... — check, under the TODO above
 check_reap() {
