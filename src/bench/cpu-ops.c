@@ -261,7 +261,7 @@ static int ops_slope(struct bench_ctx *ctx, struct ops_state *st, const char *na
 		     ops_op op1, ops_op op2, int k)
 {
 	const char *sep = name[0] ? "/" : "";
-	char n1[32], n2[32], key[32], from[200], note[200];
+	char n1[32], n2[32], key[32], from[200];
 	struct measure m = {
 		.unit = "ns", .kind = KIND_LATENCY, .better = BETTER_LOWER, .state = st,
 		.no_loop_overhead = 1, .detail = 1,
@@ -284,8 +284,8 @@ static int ops_slope(struct bench_ctx *ctx, struct ops_state *st, const char *na
 	slope = 2 * r2 - r1;
 	lo = r2 - ctx->h->loop_ns / (2.0 * k);
 	w = slope > r2 ? r2 : slope < lo ? lo : slope;
-	snprintf(from, sizeof(from), "the slope between %s and %s (2 x %s - %s, kept "
-		 "within what the loop can cost)", n1, n2, n2, n1);
+	snprintf(from, sizeof(from), "%s and %s (slope 2 x %s - %s, bounded by what the "
+		 "loop can cost)", n1, n2, n2, n1);
 	met = result_add_metric(ctx->res, name, "ns", BETTER_LOWER, &w, 1);
 	if (!met || !(met->derived = strdup(from))) {
 		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
@@ -293,11 +293,10 @@ static int ops_slope(struct bench_ctx *ctx, struct ops_state *st, const char *na
 	}
 	met->raw_ns = r2;
 	met->op_ns = w;
-	if (fabs(slope - w) > 0.05 * r2) {
-		snprintf(note, sizeof(note), "the slope, %.3g ns, is outside what the loop can "
-			 "cost: the load changed between the two loops", slope);
-		met->note = strdup(note);
-	}
+	if (fabs(slope - w) > 0.05 * r2)
+		met->note = strdup(slope > w ? "the longer loop was slower per operation: the "
+				   "load changed between the two" : "the loop cost more than "
+				   "the harness's empty loop: the load changed between the two");
 	/* L = t1 - k w as measured, ns per iteration: near 0 when the loop
 	 * runs beside the operations, as it does on an out-of-order core. */
 	snprintf(key, sizeof(key), "%s%sloop_ns", name, name[0] ? "_" : "");
