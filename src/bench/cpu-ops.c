@@ -10,9 +10,11 @@
  *   "par"  throughput: 8 (integer) or 12 (floating-point) independent
  *          chains interleaved, so the CPU overlaps them as far as its
  *          execution units allow (par_ops).
- * One op() iteration does 128 or more operations, unrolled, so the loop
- * counter the harness subtracts once per iteration is 1/128 of a figure's
- * time at most.
+ * Both are the slope between two unrolls, an op() loop doing k and one
+ * doing 2k operations per iteration (k = 128, or 144 for 12 chains),
+ * timed with no loop overhead subtracted: the loop's own cost cancels
+ * however much of it overlaps the operations (see ops_slope). Both
+ * timings are kept as detail figures (rawK, raw2K, par/rawK, par/raw2K).
  *
  * Keeping the work: operands come from a state struct filled from a
  * volatile seed, so nothing is known at compile time (a division by a
@@ -30,7 +32,9 @@
  * below its divisor and a divisor chain would reach zero. Floating point
  * stays normal: add then subtract the same value, multiply by a and then
  * by ~1/a, and divide x = a / x, which returns to x every second step. */
+#include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include "bench.h"
 #include "harness.h"
@@ -115,53 +119,84 @@ static void use_f64(double x)
 #define MOD_A(x, K) x %= a; K(x);
 #define MOD_B(x, K) x %= b; K(x);
 
+#define R2(s) s s
 #define R6(s) s s s s s s
 #define R8(s) s s s s s s s s
+#define R12(s) R2(R6(s))
+#define R16(s) R2(R8(s))
 #define R64(s) R8(R8(s))
+#define R128(s) R2(R64(s))
+
+/* The latency chain, REP(two steps) per iteration: 128 (R64) or 256
+ * (R128) operations. */
+#define LAT(T, F, P, K, REP)                                                \
+	T x = st->F[0];                                                     \
+	for (i = 0; i < n; i++) {                                           \
+		REP(P##_A(x, K) P##_B(x, K))                                \
+	}                                                                   \
+	use_##F(x);
 
 /* The parallel chains, 8 integer or 12 floating-point ones. There must be
  * at least latency x issue rate of them in flight to keep every unit busy
  * (a 4-cycle multiply on 2 ports needs 8, exactly, with no slack for the
  * scheduler); 12 integer chains would not fit in x86-64's registers next
- * to a divide's fixed rax/rdx. Each op() iteration does 128 (8 x 8 x 2)
- * or 144 (12 x 6 x 2) operations. The first operation of every chain
- * comes before the second of any: with each chain's two dependent
- * operations side by side instead, clang's code reached only 0.62 (8
- * chains) or 0.57 (12) cycles per multiply here, not the 0.50 the two
- * multipliers allow. */
-#define PAR8(T, F, P, K)                                                    \
+ * to a divide's fixed rax/rdx. Each op() iteration does 128 (8 x R8 x 2)
+ * or 144 (12 x R6 x 2) operations, or twice that with R16 / R12. The
+ * first operation of every chain comes before the second of any: with
+ * each chain's two dependent operations side by side instead, clang's
+ * code reached only 0.62 (8 chains) or 0.57 (12) cycles per multiply
+ * here, not the 0.50 the two multipliers allow. */
+#define PAR8(T, F, P, K, REP)                                               \
 	T x0 = st->F[3], x1 = st->F[4], x2 = st->F[5], x3 = st->F[6];       \
 	T x4 = st->F[7], x5 = st->F[8], x6 = st->F[9], x7 = st->F[10];      \
 	for (i = 0; i < n; i++) {                                           \
-		R8(P##_A(x0, K) P##_A(x1, K) P##_A(x2, K) P##_A(x3, K)      \
-		   P##_A(x4, K) P##_A(x5, K) P##_A(x6, K) P##_A(x7, K)      \
-		   P##_B(x0, K) P##_B(x1, K) P##_B(x2, K) P##_B(x3, K)      \
-		   P##_B(x4, K) P##_B(x5, K) P##_B(x6, K) P##_B(x7, K))     \
+		REP(P##_A(x0, K) P##_A(x1, K) P##_A(x2, K) P##_A(x3, K)     \
+		    P##_A(x4, K) P##_A(x5, K) P##_A(x6, K) P##_A(x7, K)     \
+		    P##_B(x0, K) P##_B(x1, K) P##_B(x2, K) P##_B(x3, K)     \
+		    P##_B(x4, K) P##_B(x5, K) P##_B(x6, K) P##_B(x7, K))    \
 	}                                                                   \
 	use_##F(x0); use_##F(x1); use_##F(x2); use_##F(x3);                 \
 	use_##F(x4); use_##F(x5); use_##F(x6); use_##F(x7);
+#define PAR8_SHORT R8
+#define PAR8_LONG R16
 #define PAR8_OPS (8 * 8 * 2)
-#define PAR12(T, F, P, K)                                                   \
+#define PAR12(T, F, P, K, REP)                                              \
 	T x0 = st->F[3], x1 = st->F[4], x2 = st->F[5], x3 = st->F[6];       \
 	T x4 = st->F[7], x5 = st->F[8], x6 = st->F[9], x7 = st->F[10];      \
 	T x8 = st->F[11], x9 = st->F[12], x10 = st->F[13], x11 = st->F[14]; \
 	for (i = 0; i < n; i++) {                                           \
-		R6(P##_A(x0, K) P##_A(x1, K) P##_A(x2, K) P##_A(x3, K)      \
-		   P##_A(x4, K) P##_A(x5, K) P##_A(x6, K) P##_A(x7, K)      \
-		   P##_A(x8, K) P##_A(x9, K) P##_A(x10, K) P##_A(x11, K)    \
-		   P##_B(x0, K) P##_B(x1, K) P##_B(x2, K) P##_B(x3, K)      \
-		   P##_B(x4, K) P##_B(x5, K) P##_B(x6, K) P##_B(x7, K)      \
-		   P##_B(x8, K) P##_B(x9, K) P##_B(x10, K) P##_B(x11, K))   \
+		REP(P##_A(x0, K) P##_A(x1, K) P##_A(x2, K) P##_A(x3, K)     \
+		    P##_A(x4, K) P##_A(x5, K) P##_A(x6, K) P##_A(x7, K)     \
+		    P##_A(x8, K) P##_A(x9, K) P##_A(x10, K) P##_A(x11, K)   \
+		    P##_B(x0, K) P##_B(x1, K) P##_B(x2, K) P##_B(x3, K)     \
+		    P##_B(x4, K) P##_B(x5, K) P##_B(x6, K) P##_B(x7, K)     \
+		    P##_B(x8, K) P##_B(x9, K) P##_B(x10, K) P##_B(x11, K))  \
 	}                                                                   \
 	use_##F(x0); use_##F(x1); use_##F(x2); use_##F(x3);                 \
 	use_##F(x4); use_##F(x5); use_##F(x6); use_##F(x7);                 \
 	use_##F(x8); use_##F(x9); use_##F(x10); use_##F(x11);
+#define PAR12_SHORT R6
+#define PAR12_LONG R12
 #define PAR12_OPS (12 * 6 * 2)
 
-/* Generate the latency op, the throughput op and the descriptor of one
- * benchmark. T: C type; F: its field in ops_state (and use_F); K: barrier;
- * P: operation pair (P_A, P_B); NP: number of parallel chains (8 or 12); X0, A, B: start
- * and operands from the unsigned seed s; chain: what one step does. */
+/* One op function: NAME(state, n) runs BODY(T, F, P, K, REP) n times. */
+#define OPS_FN(name, T, F, K, P, BODY, REP)                                 \
+	static int name(void *state, uint64_t n)                            \
+	{                                                                   \
+		const struct ops_state *st = state;                         \
+		T a = st->F[1], b = st->F[2];                               \
+		uint64_t i;                                                 \
+		(void)a; (void)b;                                           \
+		BODY(T, F, P, K, REP)                                       \
+		return 0;                                                   \
+	}
+
+/* Generate the four op functions (latency and throughput, each at the
+ * short and the long unroll) and the descriptor of one benchmark.
+ * T: C type; F: its field in ops_state (and use_F); K: barrier; P:
+ * operation pair (P_A, P_B); NP: number of parallel chains (8 or 12); X0,
+ * A, B: start and operands from the unsigned seed s; chain: what one step
+ * does. */
 #define CPU_OP(ty, op, ttl, T, F, K, P, NP, X0, A, B, chain)                \
 	static void ty##_##op##_init(struct ops_state *st, unsigned s)      \
 	{                                                                   \
@@ -172,31 +207,18 @@ static void use_f64(double x)
 		for (k = 0; k < NP; k++)                                    \
 			st->F[3 + k] = (T)((X0) + (T)k);                    \
 	}                                                                   \
-	static int ty##_##op##_lat(void *state, uint64_t n)                 \
-	{                                                                   \
-		const struct ops_state *st = state;                         \
-		T x = st->F[0], a = st->F[1], b = st->F[2];                 \
-		uint64_t i;                                                 \
-		(void)a; (void)b;                                           \
-		for (i = 0; i < n; i++) {                                   \
-			R64(P##_A(x, K) P##_B(x, K))                        \
-		}                                                           \
-		use_##F(x);                                                 \
-		return 0;                                                   \
-	}                                                                   \
-	static int ty##_##op##_par(void *state, uint64_t n)                 \
-	{                                                                   \
-		const struct ops_state *st = state;                         \
-		T a = st->F[1], b = st->F[2];                               \
-		uint64_t i;                                                 \
-		(void)a; (void)b;                                           \
-		PAR##NP(T, F, P, K)                                         \
-		return 0;                                                   \
-	}                                                                   \
+	OPS_FN(ty##_##op##_lat1, T, F, K, P, LAT, R64)                      \
+	OPS_FN(ty##_##op##_lat2, T, F, K, P, LAT, R128)                     \
+	OPS_FN(ty##_##op##_par1, T, F, K, P, PAR##NP, PAR##NP##_SHORT)      \
+	OPS_FN(ty##_##op##_par2, T, F, K, P, PAR##NP, PAR##NP##_LONG)       \
 	static int ty##_##op##_run(struct bench_ctx *ctx)                   \
 	{                                                                   \
-		return ops_run(ctx, ty##_##op##_init, ty##_##op##_lat,      \
-			       ty##_##op##_par, NP, PAR##NP##_OPS, chain);  \
+		const struct ops_fns f = {                                  \
+			ty##_##op##_init, ty##_##op##_lat1, ty##_##op##_lat2,\
+			ty##_##op##_par1, ty##_##op##_par2, NP, PAR##NP##_OPS,\
+			chain,                                              \
+		};                                                          \
+		return ops_run(ctx, &f);                                    \
 	}                                                                   \
 	const struct bench bench_cpu_ops_##ty##_##op = {                    \
 		.id = "cpu.ops." #ty "." #op, .group = "cpu", .title = ttl, \
@@ -204,28 +226,97 @@ static void use_f64(double x)
 		.run = ty##_##op##_run,                                     \
 	};
 
-static int ops_run(struct bench_ctx *ctx, void (*init)(struct ops_state *, unsigned),
-		   int (*lat)(void *, uint64_t), int (*par)(void *, uint64_t), int chains,
-		   int par_ops, const char *chain)
+typedef int (*ops_op)(void *state, uint64_t n);
+
+struct ops_fns {
+	void (*init)(struct ops_state *st, unsigned seed);
+	ops_op lat1, lat2;	/* OPS_PER_CALL and twice that operations per call */
+	ops_op par1, par2;	/* par_ops and twice that */
+	int chains, par_ops;
+	const char *chain;
+};
+
+/* One figure as the slope between two unrolls: op1 does k operations per
+ * loop iteration, op2 2k, so per iteration
+ *     t1 = L + k w,   t2 = L + 2k w,   w = (t2 - t1) / k
+ * whatever the loop's own cost L is and however much of it overlaps the
+ * operations (lmbench's l_overhead solves the same pair of loops for L).
+ * Both loops are timed with only the clock's cost subtracted and kept as
+ * detail figures NAME/rawK and NAME/raw2K, in ns per operation: r1 = t1 / k
+ * and r2 = t2 / 2k, so w = 2 r2 - r1, from their medians. The two are
+ * timed one after the other, so their samples do not pair and the figure
+ * is derived, with no samples of its own.
+ *
+ * A difference amplifies noise, and a difference of two medians taken
+ * under changing load can land anywhere, far below the hardware's limit
+ * too (r1 slowed by 10% more than r2 reads 10% x r1 low). What the loop
+ * can cost bounds it: L >= 0 gives w <= r2, and L is at most the
+ * harness's empty loop run alone (the loop overlapped with other work
+ * costs no more than on its own), which gives w >= r2 - loop / 2k. The
+ * slope is clamped to that interval (a few tenths of a percent wide for
+ * a slow operation, ~2% for an integer add), so load can make the figure
+ * slower, as it makes every figure slower, but never faster than the
+ * longer loop itself allows. */
+static int ops_slope(struct bench_ctx *ctx, struct ops_state *st, const char *name,
+		     ops_op op1, ops_op op2, int k)
+{
+	const char *sep = name[0] ? "/" : "";
+	char n1[32], n2[32], key[32], from[200];
+	struct measure m = {
+		.unit = "ns", .kind = KIND_LATENCY, .better = BETTER_LOWER, .state = st,
+		.no_loop_overhead = 1, .detail = 1,
+	};
+	struct metric *met;
+	double r1, r2, slope, lo, w;
+
+	snprintf(n1, sizeof(n1), "%s%sraw%d", name, sep, k);
+	snprintf(n2, sizeof(n2), "%s%sraw%d", name, sep, 2 * k);
+	m.name = n1;
+	m.op = op1;
+	m.ops_per_call = k;
+	if (harness_measure(ctx, &m, &r1) < 0)
+		return -1;
+	m.name = n2;
+	m.op = op2;
+	m.ops_per_call = 2 * k;
+	if (harness_measure(ctx, &m, &r2) < 0)
+		return -1;
+	slope = 2 * r2 - r1;
+	lo = r2 - ctx->h->loop_ns / (2.0 * k);
+	w = slope > r2 ? r2 : slope < lo ? lo : slope;
+	snprintf(from, sizeof(from), "%s and %s (slope 2 x %s - %s, bounded by what the "
+		 "loop can cost)", n1, n2, n2, n1);
+	met = result_add_metric(ctx->res, name, "ns", BETTER_LOWER, &w, 1);
+	if (!met || !(met->derived = strdup(from))) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+		return -1;
+	}
+	met->raw_ns = r2;
+	met->op_ns = w;
+	if (fabs(slope - w) > 0.05 * r2)
+		met->note = strdup(slope > w ? "the longer loop was slower per operation: the "
+				   "load changed between the two" : "the loop cost more than "
+				   "the harness's empty loop: the load changed between the two");
+	/* L = t1 - k w as measured, ns per iteration: near 0 when the loop
+	 * runs beside the operations, as it does on an out-of-order core. */
+	snprintf(key, sizeof(key), "%s%sloop_ns", name, name[0] ? "_" : "");
+	result_param_num(ctx->res, key, 2 * k * (r1 - r2));
+	return 0;
+}
+
+static int ops_run(struct bench_ctx *ctx, const struct ops_fns *f)
 {
 	struct ops_state st;
-	struct measure m = {
-		.name = "", .unit = "ns", .kind = KIND_LATENCY, .better = BETTER_LOWER,
-		.op = lat, .state = &st, .ops_per_call = OPS_PER_CALL,
-	};
 
 	memset(&st, 0, sizeof(st));
-	init(&st, ops_seed);
-	result_param_str(ctx->res, "chain", chain);
+	f->init(&st, ops_seed);
+	result_param_str(ctx->res, "chain", f->chain);
 	result_param_num(ctx->res, "ops_per_call", OPS_PER_CALL);
-	result_param_num(ctx->res, "par_ops_per_call", par_ops);
-	result_param_num(ctx->res, "par_chains", chains);
-	if (harness_measure(ctx, &m, NULL) < 0)
+	result_param_num(ctx->res, "par_ops_per_call", f->par_ops);
+	result_param_num(ctx->res, "par_chains", f->chains);
+	if (ops_slope(ctx, &st, "", f->lat1, f->lat2, OPS_PER_CALL) < 0)
 		return -1;
-	m.name = "par";
-	m.op = par;
-	m.ops_per_call = par_ops;
-	return harness_measure(ctx, &m, NULL);
+	return ops_slope(ctx, &st, "par", f->par1, f->par2, f->par_ops);
 }
 
 /* 32-bit int (lmbench "intgr"). */
