@@ -37,6 +37,7 @@ static int barrier_ready_fd = -1, barrier_go_fd = -1;
 
 void harness_default_cfg(struct harness_cfg *cfg)
 {
+	memset(cfg, 0, sizeof(*cfg));
 	cfg->target_ns = 10000000;
 	cfg->samples = 11;
 	cfg->max_samples = 33;

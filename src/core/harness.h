@@ -72,6 +72,51 @@ void harness_init(struct harness *h, const struct harness_cfg *cfg);
  * -1 with ctx->reason set (op failed, interrupted, time not above overhead). */
 int harness_measure(struct bench_ctx *ctx, const struct measure *m, double *median);
 
+/* ---- long operations (disk, network, `time`) ----
+ *
+ * One repetition is one call of op(), which does a long piece of work
+ * ("write 1 GiB and fsync", "stream TCP for 10 s") and reports what it has
+ * done as it goes with long_progress(). Before every repetition the
+ * harness calls prepare() untimed (create or truncate a file, evict it from
+ * the page cache, reconnect). Warm-up repetitions (--warmup N) run and are
+ * discarded; --warmup DUR leaves the first DUR of each repetition out of
+ * its figure. Each timed repetition gives one sample: amount / time for a
+ * bandwidth or a rate, time / amount for a latency. Per-interval figures,
+ * per-operation latencies (long_lat) and the CPU time of the timed calls
+ * are kept on the metric. */
+struct long_run;
+
+struct long_op {
+	const char *name;	/* metric name, "" for the main figure */
+	const char *unit;	/* "MB/s", "ops/s", "us", ... */
+	enum bench_kind kind;	/* BANDWIDTH: amounts are bytes; RATE, LATENCY: operations */
+	enum better better;
+	int detail;
+	void *state;
+	int (*prepare)(void *state, struct long_run *lr);	/* NULL: nothing */
+	int (*op)(void *state, struct long_run *lr);		/* 0, or -1 with ctx->reason / errno */
+	double total;		/* amount one repetition does, for the ETA (0: unknown) */
+	int time_based;		/* op runs until long_progress() returns 1 */
+	uint64_t duration_ns;	/* a time-based op's own default (0: 10 s) */
+};
+
+/* Measure lo and record it as a metric of ctx->res. Returns 0, or -1 with
+ * ctx->reason set. */
+int harness_long(struct bench_ctx *ctx, const struct long_op *lo, double *median);
+/* Report `amount` more done (bytes or operations). Returns 0 to go on, 1
+ * when a time-based repetition has run its time (finish normally), -1 when
+ * the op must stop at once (interrupted, timed out). */
+int long_progress(struct long_run *lr, double amount);
+/* One operation's latency, for the percentiles (timed repetitions only). */
+void long_lat(struct long_run *lr, uint64_t ns);
+/* The harness clock (a fake one in tests); the context of the run. */
+uint64_t long_now(const struct long_run *lr);
+struct bench_ctx *long_ctx(const struct long_run *lr);
+/* Wait until fd is ready for events (POLLIN, POLLOUT), checking for an
+ * interrupt at least every 100 ms: 0, or -1 with ctx->reason set ("timed out
+ * after 300 s waiting for WHAT", "interrupted"). */
+int harness_wait_fd(struct bench_ctx *ctx, int fd, short events, const char *what);
+
 /* Run one benchmark (op-style or composite) start to finish, recording
  * its status, metrics, params and CPU usage in br; honours --parallel. */
 void harness_run_bench(struct harness *h, const struct bench *b, const struct bench_opts *opt,

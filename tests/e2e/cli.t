@@ -22,7 +22,7 @@ for v in run list report sysinfo version; do
 	"$BAKEOFF" help $v | grep -q "^usage: bakeoff $v"
 	ok $? "bakeoff help $v"
 done
-expect_usage "help of an unknown verb" "unknown verb 'frob'" help frob
+expect_usage "help of an unknown verb" "'frob' is neither a verb" help frob
 expect_usage "unknown verb" "unknown verb 'frob'" frob
 expect_usage "unknown benchmark" "did you mean 'mem.bw.copy'" run mem.bw.cpy
 expect_usage "unknown group" "did you mean 'proc'" run prc

@@ -3,7 +3,7 @@
 . tests/e2e/lib.sh
 R=$TMP/r.json
 mkdir "$TMP/scratch"
-"$BAKEOFF" run -q --quick --samples 3 --map-size 256k --msg-size 16k --dir "$TMP/scratch" \
+"$BAKEOFF" run -q --quick --samples 3 --msg-size 16k --dir "$TMP/scratch" \
 	-o "$R" ipc >"$TMP/out" 2>"$TMP/err"
 ok $? "run ipc exits 0"
 for id in ipc.pipe.lat ipc.unix.lat ipc.fifo.lat ipc.pipe.bw ipc.unix.bw; do

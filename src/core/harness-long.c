@@ -1,0 +1,349 @@
+/* harness-long.c — the harness's second mode, for long operations (disk,
+ * network, `time`): fixed repetitions or a duration, warm-up, an untimed
+ * prepare step before each repetition, progress with rate and ETA,
+ * per-interval figures, per-operation latency percentiles, the CPU time of
+ * the timed calls, the op timeout and Ctrl-C checked as the op reports
+ * progress. See harness.h for the contract. */
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "harness.h"
+#include "hist.h"
+#include "scratch.h"
+#include "units.h"
+
+#define DEFAULT_DURATION_NS 10000000000ull
+#define DRAW_NS 250000000ull	/* progress line refreshed at most 4 times a second */
+#define REARM_NS 100000000ull	/* the op timeout re-armed by progress at most this often */
+
+struct long_run {
+	struct bench_ctx *ctx;
+	const struct long_op *lo;
+	const struct harness_cfg *cfg;
+	int timed, rep, nreps;
+	uint64_t t0;		/* start of the repetition */
+	uint64_t deadline;	/* time-based: end of the repetition */
+	uint64_t t_ramp;	/* --warmup DUR: when the ramp ended (0: not yet) */
+	double amount, amount_ramp;
+	/* the current interval */
+	uint64_t iv_t0;
+	double iv_amount0;
+	uint64_t measure_t0;	/* start of the first timed repetition */
+	/* intervals kept (growable) */
+	double *iv_t, *iv_value, *iv_amount;
+	size_t niv, cap;
+	int oom;
+	struct hist *hist;
+	uint64_t last_draw, last_arm;
+	int stop;		/* -1 once interrupted or timed out */
+};
+
+uint64_t long_now(const struct long_run *lr)
+{
+	return lr->cfg->now();
+}
+
+struct bench_ctx *long_ctx(const struct long_run *lr)
+{
+	return lr->ctx;
+}
+
+/* The figure of `amount` done in `ns`, in the op's unit. */
+static double figure(const struct long_op *lo, double ns, double amount)
+{
+	if (lo->kind == KIND_BANDWIDTH)
+		return harness_convert(lo->kind, lo->unit, ns, amount);
+	return harness_convert(lo->kind, lo->unit, ns / amount, 0);
+}
+
+static void close_interval(struct long_run *lr, uint64_t now)
+{
+	double amount = lr->amount - lr->iv_amount0;
+
+	if (now <= lr->iv_t0)
+		return;
+	if (lr->niv == lr->cap) {
+		size_t cap = lr->cap ? 2 * lr->cap : 64;
+		double *t = realloc(lr->iv_t, cap * sizeof(double));
+		double *v = t ? realloc(lr->iv_value, cap * sizeof(double)) : NULL;
+		double *a = v ? realloc(lr->iv_amount, cap * sizeof(double)) : NULL;
+
+		if (t)
+			lr->iv_t = t;
+		if (v)
+			lr->iv_value = v;
+		if (!a) {
+			lr->oom = 1;
+			return;
+		}
+		lr->iv_amount = a;
+		lr->cap = cap;
+	}
+	lr->iv_t[lr->niv] = (double)(now - lr->measure_t0) / 1e9;
+	lr->iv_amount[lr->niv] = amount;
+	lr->iv_value[lr->niv] = amount > 0 ? figure(lr->lo, (double)(now - lr->iv_t0), amount) : 0;
+	lr->niv++;
+	lr->iv_t0 = now;
+	lr->iv_amount0 = lr->amount;
+}
+
+/* "[3/9] disk.seq: rep 2/3, 512 MiB of 1 GiB, 245 MB/s, 4 s left" */
+static void draw(struct long_run *lr, uint64_t now)
+{
+	const struct long_op *lo = lr->lo;
+	double el = (double)(now - lr->t0), rate, left = -1;
+	char done[32], tot[32] = "", r[32];
+
+	if (el <= 0 || lr->amount <= 0)
+		return;
+	if (lo->kind == KIND_BANDWIDTH) {
+		fmt_size(done, sizeof(done), (uint64_t)lr->amount);
+		if (lo->total > 0)
+			fmt_size(tot, sizeof(tot), (uint64_t)lo->total);
+	} else {
+		snprintf(done, sizeof(done), "%.0f ops", lr->amount);
+		if (lo->total > 0)
+			snprintf(tot, sizeof(tot), "%.0f", lo->total);
+	}
+	fmt_num(r, sizeof(r), figure(lo, el, lr->amount));
+	rate = lr->amount / el;	/* per ns */
+	if (lr->deadline)
+		left = (double)(lr->deadline - now) +
+		       (double)(lr->nreps - lr->rep - 1) * (double)(lr->deadline - lr->t0);
+	else if (lo->total > 0)
+		left = (lo->total - lr->amount) / rate +
+		       (double)(lr->nreps - lr->rep - 1) * lo->total / rate;
+	fprintf(stderr, "\r\033[K%s%s%s: %s %d/%d, %s%s%s, %s %s", lr->cfg->progress_prefix ?
+		lr->cfg->progress_prefix : "", lo->name[0] ? ":" : "", lo->name,
+		lr->timed ? "rep" : "warm-up", lr->rep + 1, lr->nreps, done, tot[0] ? " of " : "",
+		tot, r, lo->unit);
+	if (left >= 0)
+		fprintf(stderr, ", %.0f s left", left / 1e9);
+	fflush(stderr);
+	lr->last_draw = now;
+}
+
+int long_progress(struct long_run *lr, double amount)
+{
+	const struct harness_cfg *cfg = lr->cfg;
+	uint64_t now = cfg->now();
+
+	lr->amount += amount;
+	if (cfg->ramp_ns && !lr->t_ramp && now - lr->t0 >= cfg->ramp_ns) {
+		lr->t_ramp = now;
+		lr->amount_ramp = lr->amount;
+		lr->iv_t0 = now;	/* intervals start after the ramp */
+		lr->iv_amount0 = lr->amount;
+	}
+	if (lr->timed && (!cfg->ramp_ns || lr->t_ramp) && now - lr->iv_t0 >= cfg->interval_ns)
+		close_interval(lr, now);
+	if (cfg->progress && now - lr->last_draw >= DRAW_NS)
+		draw(lr, now);
+	if (now - lr->last_arm >= REARM_NS) {
+		harness_arm(lr->ctx->h);	/* progress is a sign of life */
+		lr->last_arm = now;
+	}
+	if (scratch_interrupted() || harness_timed_out())
+		return lr->stop = -1;
+	return lr->deadline && now >= lr->deadline ? 1 : 0;
+}
+
+void long_lat(struct long_run *lr, uint64_t ns)
+{
+	if (lr->timed && lr->hist && (!lr->cfg->ramp_ns || lr->t_ramp))
+		hist_add(lr->hist, ns);
+}
+
+int harness_wait_fd(struct bench_ctx *ctx, int fd, short events, const char *what)
+{
+	uint64_t limit = ctx->h->cfg.op_timeout_ns, start = clock_ns();
+	struct pollfd p = { fd, events, 0 };
+	int r;
+
+	for (;;) {
+		if (scratch_interrupted()) {
+			snprintf(ctx->reason, sizeof(ctx->reason), "interrupted");
+			return -1;
+		}
+		if (limit && clock_ns() - start > limit) {
+			snprintf(ctx->reason, sizeof(ctx->reason), "timed out after %.3g s waiting for %s",
+				 (double)limit / 1e9, what);
+			return -1;
+		}
+		r = poll(&p, 1, 100);
+		if (r > 0)
+			return 0;
+		if (r < 0 && errno != EINTR) {
+			snprintf(ctx->reason, sizeof(ctx->reason), "waiting for %s: %s", what,
+				 strerror(errno));
+			return -1;
+		}
+	}
+}
+
+static int failed(struct bench_ctx *ctx, const char *what, int err)
+{
+	if (harness_timed_out())
+		snprintf(ctx->reason, sizeof(ctx->reason),
+			 "timed out: %s made no progress for --op-timeout %.3g s", what,
+			 (double)ctx->h->cfg.op_timeout_ns / 1e9);
+	else if (scratch_interrupted())
+		snprintf(ctx->reason, sizeof(ctx->reason), "interrupted");
+	else if (!ctx->reason[0])
+		snprintf(ctx->reason, sizeof(ctx->reason), "%s failed%s%s", what, err ? ": " : "",
+			 err ? strerror(err) : "");
+	return -1;
+}
+
+/* One repetition: prepare (untimed), then op (timed). Its figure goes to
+ * *value and its time per unit amount to *per. */
+static int one_rep(struct long_run *lr, struct harness_cpu *cpu_sum, double *value, double *per)
+{
+	const struct long_op *lo = lr->lo;
+	const struct harness_cfg *cfg = lr->cfg;
+	struct bench_ctx *ctx = lr->ctx;
+	struct harness_cpu c0, c1;
+	uint64_t t1, dur = cfg->duration_ns ? cfg->duration_ns :
+			   lo->duration_ns ? lo->duration_ns : DEFAULT_DURATION_NS;
+	double amount, ns;
+	int rc;
+
+	lr->amount = lr->amount_ramp = 0;
+	lr->t_ramp = 0;
+	if (lo->prepare) {
+		harness_arm(ctx->h);
+		errno = 0;
+		rc = lo->prepare(lo->state, lr);
+		harness_disarm();
+		if (rc < 0 || scratch_interrupted() || harness_timed_out())
+			return failed(ctx, "the untimed preparation", errno);
+	}
+	harness_cpu(&c0);
+	lr->t0 = lr->iv_t0 = lr->last_arm = cfg->now();
+	if (lr->timed && !lr->measure_t0)
+		lr->measure_t0 = lr->t0;
+	lr->iv_amount0 = 0;
+	lr->deadline = lo->time_based ? lr->t0 + cfg->ramp_ns + dur : 0;
+	harness_arm(ctx->h);
+	errno = 0;
+	rc = lo->op(lo->state, lr);
+	t1 = cfg->now();
+	harness_disarm();
+	harness_cpu(&c1);
+	if (rc < 0 || lr->stop < 0 || scratch_interrupted() || harness_timed_out())
+		return failed(ctx, "the operation", errno);
+	if (lr->timed) {
+		close_interval(lr, t1);
+		cpu_sum->user_s += c1.user_s - c0.user_s;
+		cpu_sum->sys_s += c1.sys_s - c0.sys_s;
+		cpu_sum->wall_ns += c1.wall_ns - c0.wall_ns;
+	}
+	if (cfg->ramp_ns && !lr->t_ramp) {
+		snprintf(ctx->reason, sizeof(ctx->reason),
+			 "the operation ended before the --warmup ramp of %.3g s was over",
+			 (double)cfg->ramp_ns / 1e9);
+		return -1;
+	}
+	amount = lr->amount - lr->amount_ramp;
+	ns = (double)(t1 - (lr->t_ramp ? lr->t_ramp : lr->t0));
+	if (amount <= 0 || ns <= 0) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "the operation reported no work done");
+		return -1;
+	}
+	*value = figure(lo, ns, amount);
+	*per = ns / amount;
+	return 0;
+}
+
+int harness_long(struct bench_ctx *ctx, const struct long_op *lo, double *median)
+{
+	const struct harness_cfg *cfg = &ctx->h->cfg;
+	struct long_run lr = { .ctx = ctx, .lo = lo, .cfg = cfg };
+	struct harness_cpu cpu = { 0, 0, 0 }, zero = { 0, 0, 0 };
+	int reps = cfg->reps > 0 ? cfg->reps : 1, cap, k = 0, w, rc = -1;
+	double *val, *per, med_per;
+	struct metric *m;
+	struct stats st;
+	uint64_t start = cfg->now();
+
+	/* An amount-based op with --duration repeats until the time is used. */
+	cap = !lo->time_based && cfg->duration_ns ? 100000 : reps;
+	val = calloc((size_t)cap, sizeof(double));
+	per = calloc((size_t)cap, sizeof(double));
+	lr.hist = hist_new();
+	if (!val || !per || !lr.hist) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+		goto out;
+	}
+	lr.nreps = cfg->warmup_reps;
+	for (w = 0; w < cfg->warmup_reps; w++) {
+		lr.rep = w;
+		if (one_rep(&lr, &cpu, &val[0], &per[0]) < 0)
+			goto out;
+		if (cfg->long_budget_ns && cfg->now() - start >= cfg->long_budget_ns)
+			break;
+	}
+	lr.timed = 1;
+	lr.nreps = cap == reps ? reps : 0;
+	for (k = 0; k < cap; k++) {
+		uint64_t now = cfg->now();
+
+		/* No repetition starts past the budget or the duration (one always runs). */
+		if (k > 0 && cfg->long_budget_ns && now - start >= cfg->long_budget_ns)
+			break;
+		if (k > 0 && cap != reps && now - lr.measure_t0 >= cfg->duration_ns)
+			break;
+		lr.rep = k;
+		if (one_rep(&lr, &cpu, &val[k], &per[k]) < 0)
+			goto out;
+	}
+	if (lr.oom) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+		goto out;
+	}
+	stats_compute(per, (size_t)k, &st);
+	med_per = st.median;
+	m = result_add_metric(ctx->res, lo->name, lo->unit, lo->better, val, (size_t)k);
+	if (!m) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+		goto out;
+	}
+	m->iterations = (uint64_t)k;
+	m->detail = lo->detail;
+	if (lo->kind != KIND_BANDWIDTH)
+		m->raw_ns = m->op_ns = med_per;	/* ns per operation; nothing subtracted */
+	harness_cpu_record(m, &zero, &cpu);
+	m->iv_t = lr.iv_t;
+	m->iv_value = lr.iv_value;
+	m->iv_amount = lr.iv_amount;
+	m->niv = lr.niv;
+	lr.iv_t = lr.iv_value = lr.iv_amount = NULL;
+	if ((m->hist_count = hist_count(lr.hist))) {
+		double p50 = hist_quantile(lr.hist, 0.5), div = 1;
+
+		snprintf(m->hist_unit, sizeof(m->hist_unit), "%s",
+			 p50 >= 1e7 ? "ms" : p50 >= 1e4 ? "us" : "ns");
+		div = p50 >= 1e7 ? 1e6 : p50 >= 1e4 ? 1e3 : 1;
+		m->hist_p50 = p50 / div;
+		m->hist_p90 = hist_quantile(lr.hist, 0.9) / div;
+		m->hist_p99 = hist_quantile(lr.hist, 0.99) / div;
+		m->hist_p999 = hist_quantile(lr.hist, 0.999) / div;
+		m->hist_max = (double)hist_max(lr.hist) / div;
+	}
+	if (median)
+		*median = m->st.median;
+	rc = 0;
+out:
+	if (cfg->progress)
+		fputs("\r\033[K", stderr);
+	free(val);
+	free(per);
+	free(lr.iv_t);
+	free(lr.iv_value);
+	free(lr.iv_amount);
+	hist_free(lr.hist);
+	return rc;
+}
