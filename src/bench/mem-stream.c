@@ -26,13 +26,20 @@
  * Each benchmark runs its kernel alone, timed by the harness an unknown
  * number of times, so the state counts the passes; afterwards every
  * element is checked against the same sequence run on scalars (STREAM's
- * checkSTREAMresults), and a mismatch fails the benchmark. */
+ * checkSTREAMresults), and a mismatch fails the benchmark.
+ *
+ * With --mem-size 4G one pass, the arrays' initialization and the check
+ * each take seconds, so all of them work in chunks of STREAM_CHUNK
+ * elements and stop between chunks on SIGINT/SIGTERM (a test of a
+ * volatile flag per 8 MiB; the run then ends as interrupted). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bench.h"
 #include "harness.h"
 #include "result.h"
+#include "scratch.h"
 #include "sysinfo.h"
 
 #define SCALAR 3.0
@@ -49,6 +56,7 @@ struct stream {
 /* Elements per block: 64 bytes, a cache line and a whole number of SIMD
  * vectors on every current ISA. The arrays are a multiple of it. */
 #define STREAM_BLOCK 8
+#define STREAM_CHUNK ((size_t)1 << 20)	/* elements between interrupt checks */
 
 static void copy_blk(double *restrict c, const double *restrict a)
 {
@@ -117,21 +125,29 @@ static void do_triad(double *restrict a, const double *restrict b, const double 
 		triad_blk(a + j, b + j, c + j);
 }
 
-static void kernel(struct stream *s, int k)
+/* One pass of kernel k; -1 when interrupted part way. */
+static int kernel(struct stream *s, int k)
 {
 	double *a = s->a, *b = s->b, *c = s->c;
+	size_t off, len;
 
 	/* The pointers pass through a register barrier, so repeated passes
 	 * (which store the same values) cannot be merged into one. */
 	BENCH_KEEP(a);
 	BENCH_KEEP(b);
 	BENCH_KEEP(c);
-	switch (k) {
-	case K_COPY: do_copy(c, a, s->n); break;
-	case K_SCALE: do_scale(b, c, s->n); break;
-	case K_ADD: do_add(c, a, b, s->n); break;
-	default: do_triad(a, b, c, s->n); break;
+	for (off = 0; off < s->n; off += len) {
+		if (scratch_interrupted())
+			return -1;
+		len = s->n - off < STREAM_CHUNK ? s->n - off : STREAM_CHUNK;
+		switch (k) {
+		case K_COPY: do_copy(c + off, a + off, len); break;
+		case K_SCALE: do_scale(b + off, c + off, len); break;
+		case K_ADD: do_add(c + off, a + off, b + off, len); break;
+		default: do_triad(a + off, b + off, c + off, len); break;
+		}
 	}
+	return 0;
 }
 
 static int op_k(void *state, uint64_t n, int k)
@@ -139,9 +155,13 @@ static int op_k(void *state, uint64_t n, int k)
 	struct stream *s = state;
 	uint64_t i;
 
-	for (i = 0; i < n; i++)
-		kernel(s, k);
-	s->runs += n;
+	for (i = 0; i < n; i++) {
+		if (kernel(s, k) < 0) {
+			errno = EINTR;
+			return -1;
+		}
+		s->runs++;
+	}
 	bench_use((uint64_t)s->a[s->n / 2]);
 	return 0;
 }
@@ -196,7 +216,9 @@ static int validate(struct bench_ctx *ctx, const struct stream *s, int k)
 
 	expected(k, s->runs, &e[0], &e[1], &e[2]);
 	for (w = 0; w < 3; w++)
-		for (j = 0; j < s->n; j++)
+		for (j = 0; j < s->n; j++) {
+			if (j % STREAM_CHUNK == 0 && scratch_interrupted())
+				return -1;
 			if (differs(arr[w][j], e[w])) {
 				snprintf(ctx->reason, sizeof(ctx->reason),
 					 "STREAM %s failed validation after %llu passes: %c[%zu] = %.17g, "
@@ -204,6 +226,7 @@ static int validate(struct bench_ctx *ctx, const struct stream *s, int k)
 					 "abc"[w], j, arr[w][j], e[w]);
 				return -1;
 			}
+		}
 	return 0;
 }
 
@@ -242,6 +265,8 @@ static int stream_run(struct bench_ctx *ctx, int k)
 		}
 	/* STREAM's initial values, written here so page faults are not timed. */
 	for (j = 0; j < s.n; j++) {
+		if (j % STREAM_CHUNK == 0 && scratch_interrupted())
+			goto out;
 		s.a[j] = 1.0;
 		s.b[j] = 2.0;
 		s.c[j] = 0.0;
@@ -249,7 +274,8 @@ static int stream_run(struct bench_ctx *ctx, int k)
 	/* The kernels before this one in STREAM's order, so it reads the
 	 * values it reads in STREAM (scale then scales 1, not 0). */
 	for (w = 0; w < k; w++)
-		kernel(&s, w);
+		if (kernel(&s, w) < 0)
+			goto out;
 	result_param_num(ctx->res, "array_bytes", (double)bytes);
 	result_param_num(ctx->res, "array_elements", (double)s.n);
 	result_param_num(ctx->res, "llc_bytes", (double)llc);
@@ -267,6 +293,8 @@ static int stream_run(struct bench_ctx *ctx, int k)
 	}
 	result_param_num(ctx->res, "kernel_runs", (double)s.runs);
 	if (validate(ctx, &s, k) < 0) {
+		if (scratch_interrupted())
+			goto out;
 		result_param_str(ctx->res, "validated", "no");
 		goto out;
 	}
