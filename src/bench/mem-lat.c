@@ -163,10 +163,12 @@ int memlat_levels(const double *lat, size_t n, double jump, struct memlat_level 
 	for (i = 0; i < n; i++)
 		s[i] = i == 0 || i == n - 1 ? lat[i] : med3(lat[i - 1], lat[i], lat[i + 1]);
 	ref = s[0];
+	raw[0].ramp = 0;
 	for (i = 1; i < n; i++) {
 		if (s[i] > jump * s[i - 1] || s[i] > jump * jump * ref) {
 			raw[nraw].first = start;
 			raw[nraw++].last = i - 1;
+			raw[nraw].ramp = !(s[i] > jump * s[i - 1]);
 			start = i;
 			ref = s[i];
 		}
@@ -174,8 +176,12 @@ int memlat_levels(const double *lat, size_t n, double jump, struct memlat_level 
 	raw[nraw].first = start;
 	raw[nraw++].last = n - 1;
 	for (k = 0; k < nraw && out < max; k++) {
-		if (raw[k].first == raw[k].last && k > 0 && k + 1 < nraw)
-			continue;	/* a transition between two plateaus */
+		if (raw[k].first == raw[k].last && k > 0 && k + 1 < nraw) {
+			/* a transition between two plateaus: a jump into it is a
+			 * jump into the next */
+			raw[k + 1].ramp = raw[k + 1].ramp && raw[k].ramp;
+			continue;
+		}
 		lv[out] = raw[k];
 		lv[out].lat = median_of(lat + raw[k].first, raw[k].last - raw[k].first + 1);
 		out++;
@@ -215,11 +221,14 @@ int memlat_read(const double *lat, const uint64_t *sizes, size_t n, uint64_t llc
 				top = k;
 				break;
 			}
-	/* Back over the steps inside main memory (TLB misses, a slow ramp):
-	 * a cache below main is more than jump^2 faster, and no cache starts
-	 * beyond the LLC. */
+	/* Back over the steps inside main memory (page walks once the walk
+	 * outgrows the TLB): a rise the plateau finder split only by its
+	 * slow-ramp rule, a step under jump^2, or a plateau starting beyond
+	 * the LLC. A cache ends at a capacity edge: a jump between two
+	 * points, to a plateau more than jump^2 slower. */
 	for (m = top; m > 0; m--)
-		if (!(lv[m - 1].lat * jump * jump > lv[m].lat || (llc && sizes[lv[m - 1].first] > llc)))
+		if (!(lv[m].ramp || lv[m - 1].lat * jump * jump > lv[m].lat ||
+		      (llc && sizes[lv[m - 1].first] > llc)))
 			break;
 	/* Without a point at 4 x LLC nothing proves the last plateau is not a
 	 * cache, unless the curve passes the LLC; below it, main needs as

@@ -30,10 +30,13 @@ void *memlat_link(const struct memlat_chain *c, int random, uint64_t *seed);
  * number of distinct nodes seen. */
 int memlat_check(const struct memlat_chain *c, size_t *visited);
 
-/* A plateau of a latency curve: points first..last, median latency lat. */
+/* A plateau of a latency curve: points first..last, median latency lat;
+ * ramp is 1 when it began only by the slow-ramp rule (no point before it
+ * was more than jump times faster): a gradual rise, not a capacity edge. */
 struct memlat_level {
 	size_t first, last;
 	double lat;
+	int ramp;
 };
 
 /* Find the plateaus of a curve lat[0..n-1] (ascending sizes). A level
@@ -65,7 +68,8 @@ struct memlat_reading {
  * Main memory is the plateau past the largest cache the curve shows:
  * starting from the plateau that holds the first point at 4 x LLC or more
  * (or, without one, the last plateau), earlier plateaus belong to it while
- * each is within jump^2 of the next or starts beyond the LLC; main is then
+ * the next one began by a ramp, or each is within jump^2 of the next, or
+ * starts beyond the LLC (steps inside main memory: page walks); main is then
  * every point from there to the end of the curve. Without a point at
  * 4 x LLC, the curve reaches main memory only if it goes past the LLC, or
  * shows at least os_levels plateaus before it and a step into it of at

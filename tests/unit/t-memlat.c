@@ -1,9 +1,10 @@
 /* t-memlat.c — the pointer chains of mem.lat/mem.tlb (every node once per
  * cycle, in both orders, with and without page colouring), the plateau
  * finder on synthetic latency curves, and the curve reader (caches, main
- * memory) on real curves: two runs of mem.lat on an AMD EPYC guest kept in
- * tests/data/ (one that an older reader misread, calling a 16.8 ns
- * plateau main memory), and a synthetic curve of an Intel guest. */
+ * memory) on real curves: three runs of mem.lat on an AMD EPYC guest kept
+ * in tests/data/ (one that an older reader misread, calling a 16.8 ns
+ * plateau main memory; one whose rise past the TLB's reach the finder
+ * splits in two), and a synthetic curve of an Intel guest. */
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
@@ -175,6 +176,9 @@ static void real_curves(void)
 	static const char *const files[] = {
 		"tests/data/mem-lat-amd-epyc-main-misread.json",
 		"tests/data/mem-lat-amd-epyc-main-found.json",
+		/* main memory from 3M, then a rise past the TLB's reach that the
+		 * finder splits at 96M (190 -> 400 ns, more than 1.4^2) */
+		"tests/data/mem-lat-amd-epyc-tlb-ramp.json",
 	};
 	size_t f, n, i;
 
@@ -202,11 +206,11 @@ static void real_curves(void)
 		ok(i == n, "no point of main is below 60 ns");
 		ok(rd.cache[0].lat < 2 && rd.cache[2].lat > 10 && rd.cache[2].lat < 30,
 		   "L1 %.2f ns, L3 %.1f ns", rd.cache[0].lat, rd.cache[2].lat);
-		/* Cut at 4 MiB (as --quick does): no plateau past the caches. */
-		for (i = 0; i < n && sizes[i] <= 4u << 20; i++)
+		/* Cut at 2 MiB (inside the caches here): not main memory. */
+		for (i = 0; i < n && sizes[i] <= 2u << 20; i++)
 			;
 		ok(memlat_read(lat, sizes, i, llc, 3, 1.4, &rd) == 0 && !rd.has_main,
-		   "cut at 4M: main memory not reached");
+		   "cut at 2M: main memory not reached");
 	}
 }
 
