@@ -4,9 +4,11 @@
 # (bakeoff / peer). Each figure is measured by bakeoff right before its
 # peers, ROUNDS times (default 5), and each side's figure is the median of
 # its rounds, so a slow moment of the machine hits both alike. A peer that is not installed is skipped with
-# a line that says so. Units: perf bench's "GB/sec" is 2^30 bytes/s; mbw
-# and sysbench print MiB/s (2^20); bakeoff's MB/s is 10^6 bytes/s. Peers'
-# figures are converted to bakeoff's unit before the ratio is taken.
+# a line that says so, and so is one that is installed but cannot run here.
+# Units: perf bench's "GB/sec" is 2^30 bytes/s; mbw and sysbench print
+# MiB/s (2^20); bakeoff's and likwid-bench's MB/s are 10^6 bytes/s. Peers'
+# figures are converted to bakeoff's unit, and likwid-bench's to STREAM's
+# byte counting (see likwid() below), before the ratio is taken.
 #
 #   BAKEOFF=./bakeoff sh scripts/peers.sh      (make peers does this)
 #   PEERS_MEM=64   buffer size in MiB for the memory figures (default 64)
@@ -23,6 +25,18 @@ HAVE_PERF=0
 have perf && perf bench syscall basic -l 1000 >/dev/null 2>&1 && HAVE_PERF=1
 HAVE_TASKSET=0
 have taskset && taskset -c 0 true 2>/dev/null && HAVE_TASKSET=1
+# likwid-bench runs its kernels without counters (no msr or perf access
+# needed), but may still refuse a machine: a trial run says why.
+HAVE_LIKWID=0
+WHY_LIKWID="likwid-bench (Debian likwid) not installed (apt-get install likwid)"
+if have likwid-bench; then
+	if likwid-bench -t copy -w S0:1MB:1 -i 10 >"$TMP/lw" 2>&1 && grep -q '^MByte/s:' "$TMP/lw"; then
+		HAVE_LIKWID=1
+	else
+		WHY_LIKWID="likwid-bench cannot run here: $(grep -v '^ *$' "$TMP/lw" | head -n 1)"
+	fi
+	rm -f "$TMP/lw"
+fi
 
 # Values are appended as "KEY VALUE" lines to $TMP/vals; median() reads them.
 put() { [ -n "$2" ] && echo "$1 $2" >>"$TMP/vals"; }
@@ -49,6 +63,20 @@ bk() {
 }
 # mib2mb — MiB/s on stdin to MB/s
 mib2mb() { awk '{ printf "%.0f", $1 * 1.048576 }'; }
+# likwid KERNEL STREAM_BYTES — likwid-bench's KERNEL on one thread over a
+# working set of $MEM MB (all its arrays together), in MB/s as STREAM counts
+# it. likwid-bench's MByte/s (10^6) counts every stream the kernel loads or
+# stores ("Load bytes per element" + "Store bytes per elem."): 16 per element
+# for copy, 32 for its triad a = b * c + d, which has a fourth array. STREAM
+# counts STREAM_BYTES per element (16 for copy, 24 for its three-array
+# triad), so the rate of elements is converted: MByte/s * STREAM_BYTES /
+# likwid's bytes per element.
+likwid() {
+	likwid-bench -t "$1" -w "S0:${MEM}MB:1" 2>/dev/null | awk -v sb="$2" '
+		/^MByte\/s:/ { r = $2 } /^Load bytes per element:/ { l = $NF }
+		/^Store bytes per elem/ { st = $NF }
+		END { if (r > 0 && l + st > 0) printf "%.0f", r * sb / (l + st) }'
+}
 
 echo "bakeoff peers on $(uname -n), $(date -u +%Y-%m-%dT%H:%M:%SZ): $ROUNDS rounds, memory buffers $MEM MiB"
 : >"$TMP/vals"
@@ -88,6 +116,10 @@ while [ "$r" -le "$ROUNDS" ]; do
 	have mbw && put mbw.memcpy "$(mbw_copy 0)"
 	bkrun mem.bw.copy_hand mem.bw.copy_hand
 	have mbw && put mbw.dumb "$(mbw_copy 1)"
+	bkrun mem.stream.copy mem.stream.copy
+	[ $HAVE_LIKWID = 1 ] && put likwid.copy "$(likwid copy 16)"
+	bkrun mem.stream.triad mem.stream.triad
+	[ $HAVE_LIKWID = 1 ] && put likwid.triad "$(likwid triad 24)"
 	for op in write read; do
 		bkrun mem.bw.$op mem.bw.$op
 		have sysbench && put "sysbench.$op" "$(sysbench memory --memory-block-size="${MEM}M" \
@@ -122,11 +154,14 @@ line "pipe round trip, 1 CPU" pin.pipe us perf.pinpipe "taskset -c 0 perf bench 
 line "memcpy ${MEM} MiB" mem.bw.copy MB/s perf.memcpy "perf bench mem memcpy" "$nope"
 line "memcpy ${MEM} MiB" mem.bw.copy MB/s mbw.memcpy "mbw -t0 (memcpy)" "mbw not installed (apt-get install mbw)"
 line "hand copy loop ${MEM} MiB" mem.bw.copy_hand MB/s mbw.dumb "mbw -t1 (dumb loop)" "mbw not installed"
+line "STREAM copy" mem.stream.copy MB/s likwid.copy "likwid-bench -t copy (1 thread)" "$WHY_LIKWID"
+line "STREAM triad" mem.stream.triad MB/s likwid.triad "likwid-bench -t triad (1 thread)" "$WHY_LIKWID"
 line "sequential write" mem.bw.write MB/s sysbench.write "sysbench memory --memory-oper=write" "sysbench not installed (apt-get install sysbench)"
 line "sequential read" mem.bw.read MB/s sysbench.read "sysbench memory --memory-oper=read" "sysbench not installed"
 echo
 echo "Each figure is the median of $ROUNDS rounds. bakeoff: its figure (the median of its"
 echo "samples) and CV; mean: the same samples as total work / total time, the statistic the"
 echo "peers print. ratio = bakeoff / peer, mean = mean / peer, in the same unit"
-echo "(MB = 10^6 bytes; perf's GiB/s and mbw's and sysbench's MiB/s converted)."
+echo "(MB = 10^6 bytes; perf's GiB/s and mbw's and sysbench's MiB/s converted; likwid-bench's"
+echo "MByte/s converted to STREAM's bytes per element: x 16/16 for copy, x 24/32 for triad)."
 echo "docs/peers.md explains where and why the figures differ."

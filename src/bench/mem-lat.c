@@ -13,13 +13,19 @@
  * cycle can shortcut the walk) and in address order at a 64 B stride
  * (lmbench's default stride on 64-bit, where the prefetchers do help).
  * The plateaus of the random curve give the latency and extent of each
- * cache level and of main memory.
+ * cache level and of main memory (memlat_read); one more walk in address
+ * order at a 128 B stride over the largest buffer is lmbench's "Main mem"
+ * (its getsummary reads the stride-128 curve's last point).
  * mem.tlb: one node per page, pages in random order, over more and more
  * pages; the first step of the curve is where the pages stop fitting the
  * first-level data TLB.
  * mem.line: pairs of loads, X + s then X, X in random 1 KiB blocks; while
  * s is below the line size the second load hits the line the first one
- * brought in, so the time per load steps up at s = line size. */
+ * brought in, so the time per load steps up at s = line size. The curve is
+ * repeated and the repetitions vote.
+ *
+ * Setting up takes seconds for large buffers (faulting pages in, shuffling
+ * millions of nodes), so every such loop checks for SIGINT/SIGTERM. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +36,7 @@
 #include "harness.h"
 #include "mem-lat.h"
 #include "result.h"
+#include "scratch.h"
 #include "stats.h"
 #include "sysinfo.h"
 
@@ -37,6 +44,8 @@
 #define LAT_JUMP 1.4		/* a new plateau starts 40% above the last point */
 #define HOPS 16			/* links followed per op() iteration */
 #define MAX_POINTS 80
+#define STRIDE_LMBENCH 128	/* the stride of lmbench's "Main mem" */
+#define INTR_EVERY 65536	/* nodes linked or checked between interrupt checks */
 
 /* ---------- chains ---------- */
 
@@ -62,9 +71,12 @@ void *memlat_link(const struct memlat_chain *c, int random, uint64_t *seed)
 
 	if (c->nodes == 0)
 		return c->base;
-	for (k = 0; k < c->nodes; k++)
+	for (k = 0; k < c->nodes; k++) {
+		if (k % INTR_EVERY == 0 && scratch_interrupted())
+			return NULL;
 		*(void **)memlat_node(c, k) = random ? memlat_node(c, k)
 						     : memlat_node(c, (k + 1) % c->nodes);
+	}
 	/* Sattolo: swapping successors, each i with a j strictly below it,
 	 * turns the identity into a uniformly random single cycle. */
 	if (random)
@@ -72,6 +84,8 @@ void *memlat_link(const struct memlat_chain *c, int random, uint64_t *seed)
 			void **a = memlat_node(c, i), **b = memlat_node(c, (size_t)(splitmix(seed) % i));
 			void *t = *a;
 
+			if (i % INTR_EVERY == 0 && scratch_interrupted())
+				return NULL;
 			*a = *b;
 			*b = t;
 		}
@@ -95,6 +109,8 @@ int memlat_check(const struct memlat_chain *c, size_t *visited)
 		char *q = p;
 
 		if (q < c->base || (size_t)(q - c->base) / c->spacing >= c->nodes)
+			goto out;
+		if (count % INTR_EVERY == 0 && scratch_interrupted())
 			goto out;
 		k = (size_t)(q - c->base) / c->spacing;
 		if (q != (char *)memlat_node(c, k) || (seen[k / 64] >> (k % 64)) & 1)
@@ -147,10 +163,12 @@ int memlat_levels(const double *lat, size_t n, double jump, struct memlat_level 
 	for (i = 0; i < n; i++)
 		s[i] = i == 0 || i == n - 1 ? lat[i] : med3(lat[i - 1], lat[i], lat[i + 1]);
 	ref = s[0];
+	raw[0].ramp = 0;
 	for (i = 1; i < n; i++) {
 		if (s[i] > jump * s[i - 1] || s[i] > jump * jump * ref) {
 			raw[nraw].first = start;
 			raw[nraw++].last = i - 1;
+			raw[nraw].ramp = !(s[i] > jump * s[i - 1]);
 			start = i;
 			ref = s[i];
 		}
@@ -158,8 +176,12 @@ int memlat_levels(const double *lat, size_t n, double jump, struct memlat_level 
 	raw[nraw].first = start;
 	raw[nraw++].last = n - 1;
 	for (k = 0; k < nraw && out < max; k++) {
-		if (raw[k].first == raw[k].last && k > 0 && k + 1 < nraw)
-			continue;	/* a transition between two plateaus */
+		if (raw[k].first == raw[k].last && k > 0 && k + 1 < nraw) {
+			/* a transition between two plateaus: a jump into it is a
+			 * jump into the next */
+			raw[k + 1].ramp = raw[k + 1].ramp && raw[k].ramp;
+			continue;
+		}
 		lv[out] = raw[k];
 		lv[out].lat = median_of(lat + raw[k].first, raw[k].last - raw[k].first + 1);
 		out++;
@@ -167,6 +189,75 @@ int memlat_levels(const double *lat, size_t n, double jump, struct memlat_level 
 	free(s);
 	free(raw);
 	return out;
+}
+
+int memlat_read(const double *lat, const uint64_t *sizes, size_t n, uint64_t llc, int os_levels,
+		double jump, struct memlat_reading *rd)
+{
+	struct memlat_level *lv;
+	size_t i;
+	int k, m, top;
+
+	memset(rd, 0, sizeof(*rd));
+	rd->anchor = n;
+	if (n == 0 || !(lv = malloc(n * sizeof(*lv))))
+		return -1;
+	rd->nlv = memlat_levels(lat, n, jump, lv, (int)n);
+	if (rd->nlv == 0) {
+		free(lv);
+		return -1;
+	}
+	/* The plateau that must be main memory: the one holding the first
+	 * point at 4 x LLC or beyond (no cache holds it), or else the last. */
+	for (i = 0; llc && i < n; i++)
+		if (sizes[i] >= 4 * llc) {
+			rd->anchor = i;
+			break;
+		}
+	top = rd->nlv - 1;
+	if (rd->anchor < n)
+		for (k = 0; k < rd->nlv; k++)
+			if (lv[k].last >= rd->anchor) {
+				top = k;
+				break;
+			}
+	/* Back over the steps inside main memory (page walks once the walk
+	 * outgrows the TLB): a rise the plateau finder split only by its
+	 * slow-ramp rule, a step under jump^2, or a plateau starting beyond
+	 * the LLC. A cache ends at a capacity edge: a jump between two
+	 * points, to a plateau more than jump^2 slower. */
+	for (m = top; m > 0; m--)
+		if (!(lv[m].ramp || lv[m - 1].lat * jump * jump > lv[m].lat ||
+		      (llc && sizes[lv[m - 1].first] > llc)))
+			break;
+	/* Without a point at 4 x LLC nothing proves the last plateau is not a
+	 * cache, unless the curve passes the LLC; below it, main needs as
+	 * many plateaus before it as the OS has cache levels and a step of
+	 * jump^3 (a VM's split L2 gives more plateaus, each a smaller step). */
+	rd->has_main = m > 0 && (rd->anchor < n || (llc && sizes[n - 1] > llc) ||
+				 (m >= os_levels && lv[m].lat >= jump * jump * jump * lv[m - 1].lat));
+	if (!rd->has_main)
+		m = rd->nlv;	/* every plateau is a cache */
+	else {
+		rd->main.first = lv[m].first;
+		rd->main.last = n - 1;
+		rd->main.lat = median_of(lat + rd->main.first, n - rd->main.first);
+		rd->main_first_lat = lv[m].lat;
+		rd->main_last_lat = lv[rd->nlv - 1].lat;
+	}
+	/* The caches: L1 first; with more plateaus than the OS has levels, the
+	 * last level is the plateau right before main and the extra ones in
+	 * between (a ramp split in two, a VM's partial slice) stay unnamed. */
+	for (k = 0; k < m && rd->ncache < MEMLAT_CACHES; k++) {
+		if (os_levels >= 2 && m > os_levels && rd->ncache == os_levels - 1 && k < m - 1)
+			continue;
+		if (os_levels == 1 && m > 1 && k > 0)
+			continue;
+		rd->cache[rd->ncache++] = lv[k];
+	}
+	rd->unnamed = m - rd->ncache;
+	free(lv);
+	return 0;
 }
 
 /* ---------- timing ---------- */
@@ -191,13 +282,14 @@ static int chase_op(void *state, uint64_t n)
 	return 0;
 }
 
-static int chase_measure(struct bench_ctx *ctx, const char *name, void *start, double *median)
+static int chase_measure(struct bench_ctx *ctx, const char *name, void *start, int detail,
+			 double *median)
 {
 	struct chase c = { start };
 	struct measure m = {
 		.name = name, .unit = "ns", .kind = KIND_LATENCY, .better = BETTER_LOWER,
 		.op = chase_op, .state = &c, .ops_per_call = HOPS,
-		.detail = 1,	/* a point of a curve; the derived figures are the summary */
+		.detail = detail,	/* a point of a curve; the derived figures are the summary */
 	};
 
 	return harness_measure(ctx, &m, median);
@@ -229,14 +321,35 @@ static size_t size_list(uint64_t *v, size_t cap, uint64_t from, uint64_t max, in
 	return n;
 }
 
+/* A buffer with every page faulted in before timing; NULL when out of
+ * memory or interrupted (the faults of a few GiB take seconds). */
 static void *alloc_touched(size_t bytes)
 {
+	const size_t chunk = 64u << 20;
 	void *p = NULL;
+	size_t off;
 
 	if (posix_memalign(&p, 4096, bytes))
 		return NULL;
-	memset(p, 0, bytes);	/* fault every page in before timing */
+	for (off = 0; off < bytes; off += chunk) {
+		if (scratch_interrupted()) {
+			free(p);
+			return NULL;
+		}
+		memset((char *)p + off, 0, bytes - off < chunk ? bytes - off : chunk);
+	}
 	return p;
+}
+
+/* Set-up failed: interrupted (the harness records that), or why. */
+static int setup_failed(struct bench_ctx *ctx, const char *why, uint64_t bytes)
+{
+	if (scratch_interrupted())
+		snprintf(ctx->reason, sizeof(ctx->reason), "interrupted");
+	else
+		snprintf(ctx->reason, sizeof(ctx->reason), "%s (%llu bytes)", why,
+			 (unsigned long long)bytes);
+	return -1;
 }
 
 /* OS-reported size of the data/unified cache of each level (1..3). */
@@ -261,29 +374,140 @@ static int os_caches(const struct sysinfo *si, uint64_t size[4], int *line)
 	return top;
 }
 
-static int chain_failed(struct bench_ctx *ctx, const char *what, uint64_t bytes, size_t seen,
-			size_t nodes)
+/* Link c (random or address order) and walk it once to check it; the
+ * first node, or NULL with ctx->reason set (broken, or interrupted). */
+static void *chain_ready(struct bench_ctx *ctx, const struct memlat_chain *c, int random,
+			 uint64_t *seed, const char *what)
 {
-	snprintf(ctx->reason, sizeof(ctx->reason),
-		 "%s chain over %llu bytes is broken: the walk visited %zu of %zu nodes", what,
-		 (unsigned long long)bytes, seen, nodes);
-	return -1;
+	void *start = memlat_link(c, random, seed);
+	size_t seen = 0;
+
+	if (start && memlat_check(c, &seen) == 0)
+		return start;
+	if (scratch_interrupted())
+		snprintf(ctx->reason, sizeof(ctx->reason), "interrupted");
+	else
+		snprintf(ctx->reason, sizeof(ctx->reason),
+			 "%s chain over %llu bytes is broken: the walk visited %zu of %zu nodes",
+			 what, (unsigned long long)(c->nodes * c->spacing), seen, c->nodes);
+	return NULL;
+}
+
+/* Records a figure computed from other figures: one value, marked derived
+ * (from what), so it is not shown as n=1 with a CV of 0. */
+static struct metric *add_derived(struct bench_ctx *ctx, const char *name, const char *unit,
+				  enum better better, double v, const char *from)
+{
+	struct metric *m = result_add_metric(ctx->res, name, unit, better, &v, 1);
+
+	if (m)
+		m->derived = strdup(from);
+	return m;
 }
 
 /* ---------- mem.lat ---------- */
+
+/* The figures read off the random curve: L1.., main, and their notes. */
+static void lat_levels(struct bench_ctx *ctx, const double *lat, const uint64_t *sizes,
+		       size_t n, const uint64_t os[4], int nos, uint64_t llc)
+{
+	struct memlat_reading rd;
+	char name[64], a[32], b[32], from[160], note[240];
+	int j;
+
+	if (memlat_read(lat, sizes, n, llc, nos, LAT_JUMP, &rd) < 0)
+		return;
+	result_param_num(ctx->res, "levels_found", rd.nlv);
+	result_param_num(ctx->res, "unnamed_plateaus", rd.unnamed);
+	if (rd.anchor < n)
+		result_param_num(ctx->res, "main_anchor_bytes", (double)sizes[rd.anchor]);
+	for (j = 0; j < rd.ncache; j++) {
+		const struct memlat_level *c = &rd.cache[j];
+		struct metric *m;
+
+		size_name(a, sizeof(a), "", sizes[c->first]);
+		size_name(b, sizeof(b), "", sizes[c->last]);
+		snprintf(from, sizeof(from), "the median of the rand curve's plateau %s..%s "
+			 "(%zu points)", a, b, c->last - c->first + 1);
+		snprintf(name, sizeof(name), "L%d", j + 1);
+		m = add_derived(ctx, name, "ns", BETTER_LOWER, c->lat, from);
+		snprintf(name, sizeof(name), "L%d_end_bytes", j + 1);
+		result_param_num(ctx->res, name, (double)sizes[c->last]);
+		/* A plateau far from the size the OS reports is news: a VM given
+		 * a slice of the host's cache, or a cache shared with busy
+		 * neighbours. */
+		if (m && j < 3 && os[j + 1] &&
+		    (sizes[c->last] > 2 * os[j + 1] || 2 * sizes[c->last] < os[j + 1])) {
+			size_name(a, sizeof(a), "", sizes[c->last]);
+			size_name(b, sizeof(b), "", os[j + 1]);
+			snprintf(note, sizeof(note), "plateau ends at %s but the OS reports %s: the "
+				 "usable cache differs from the reported one (hypervisor partition "
+				 "or shared slice?)", a, b);
+			m->note = strdup(note);
+		}
+	}
+	if (!rd.has_main) {
+		result_param_str(ctx->res, "main_measured", "no");
+		size_name(a, sizeof(a), "", sizes[n - 1]);
+		size_name(b, sizeof(b), "", 4 * llc);
+		snprintf(note, sizeof(note), "%d plateaus up to %s, none past the caches (4 x LLC "
+			 "= %s): main memory not reached (raise --mem-size)", rd.nlv, a, b);
+		result_param_str(ctx->res, "main_note", note);
+		return;
+	}
+	result_param_str(ctx->res, "main_measured", "yes");
+	result_param_num(ctx->res, "main_from_bytes", (double)sizes[rd.main.first]);
+	if (rd.ncache)
+		result_param_num(ctx->res, "main_over_L1", rd.main.lat / rd.cache[0].lat);
+	size_name(a, sizeof(a), "", sizes[rd.main.first]);
+	size_name(b, sizeof(b), "", sizes[n - 1]);
+	snprintf(from, sizeof(from), "the median of the rand curve's points %s..%s past the "
+		 "last cache plateau (%zu points)", a, b, n - rd.main.first);
+	{
+		struct metric *m = add_derived(ctx, "main", "ns", BETTER_LOWER, rd.main.lat, from);
+
+		if (m && rd.main_last_lat > LAT_JUMP * rd.main_first_lat) {
+			snprintf(note, sizeof(note), "rises from %.0f ns at %s to %.0f ns at %s: "
+				 "beyond the TLB's reach a random walk also waits for page walks "
+				 "(see mem.tlb)", rd.main_first_lat, a, rd.main_last_lat, b);
+			m->note = strdup(note);
+		}
+		if (m && rd.anchor == n && llc && sizes[n - 1] < 4 * llc) {
+			char c4[32];
+
+			size_name(c4, sizeof(c4), "", 4 * llc);
+			snprintf(note, sizeof(note), "the curve stops at %s, below 4 x the reported "
+				 "LLC (%s): read from the curve's last plateaus", b, c4);
+			if (!m->note)
+				m->note = strdup(note);
+		}
+	}
+}
+
+/* lmbench's "Main mem": a walk in address order at a 128 B stride over
+ * the largest buffer (metric main_stride128). */
+static int lat_stride128(struct bench_ctx *ctx, char *buf, uint64_t bytes, uint64_t *seed)
+{
+	struct memlat_chain c = { buf, bytes / STRIDE_LMBENCH, STRIDE_LMBENCH, 0 };
+	void *start = chain_ready(ctx, &c, 0, seed, "stride-128");
+
+	if (!start)
+		return -1;
+	result_param_num(ctx->res, "main_stride128_bytes", (double)bytes);
+	return chase_measure(ctx, "main_stride128", start, 0, NULL);
+}
 
 static int lat_run(struct bench_ctx *ctx)
 {
 	const struct bench_opts *o = ctx->opt;
 	struct sysinfo host;
 	const struct sysinfo *si;
-	uint64_t os[4], sizes[MAX_POINTS], t0 = clock_ns();
+	uint64_t os[4], sizes[MAX_POINTS], budget = ctx->h->cfg.budget_ns, setup_ns = 0;
 	uint64_t stride_max, rand_max, llc, seed = 0x5eed;
-	double lat[MAX_POINTS], main_from = 0;
-	struct memlat_level lv[MAX_POINTS];
-	size_t nsizes, nrand = 0, i, seen, chain_nodes = 0, chains = 0;
-	int nos, oline, nlv, j, rc = -1;
-	char *buf = NULL, name[64], note[200];
+	double lat[MAX_POINTS];
+	size_t nsizes, nrand = 0, i, chain_nodes = 0, chains = 0;
+	int nos, oline, j, rc = -1;
+	char *buf = NULL, name[64];
 
 	si = harness_host(ctx, &host);
 	nos = os_caches(si, os, &oline);
@@ -293,11 +517,12 @@ static int lat_run(struct bench_ctx *ctx)
 		stride_max = 4u << 20;
 	rand_max = stride_max;
 	/* Main memory lies beyond the last cache: follow the random curve to
-	 * twice the LLC, within a quarter of RAM shared by the copies. */
-	if (!o->quick && llc && 2 * llc > rand_max) {
+	 * 4 x the LLC (no cache holds that), within a quarter of RAM shared
+	 * by the copies. */
+	if (!o->quick && llc && 4 * llc > rand_max) {
 		uint64_t copies = (uint64_t)(o->parallel > 0 ? o->parallel : 1);
-		uint64_t cap = si->mem_total ? si->mem_total / 4 / copies : 2 * llc;
-		uint64_t want = 2 * llc < cap ? 2 * llc : cap;
+		uint64_t cap = si->mem_total ? si->mem_total / 4 / copies : 4 * llc;
+		uint64_t want = 4 * llc < cap ? 4 * llc : cap;
 
 		if (want > rand_max)
 			rand_max = want;
@@ -309,118 +534,63 @@ static int lat_run(struct bench_ctx *ctx)
 	}
 	rand_max = sizes[nsizes - 1];
 	buf = alloc_touched(rand_max);
-	if (!buf) {
-		snprintf(ctx->reason, sizeof(ctx->reason), "cannot allocate %llu bytes",
-			 (unsigned long long)rand_max);
-		return -1;
-	}
+	if (!buf)
+		return setup_failed(ctx, "cannot allocate the buffer", rand_max);
 	result_param_num(ctx->res, "node_bytes", LAT_NODE);
 	result_param_num(ctx->res, "stride_bytes", LAT_NODE);
-	/* The random curve. Points beyond --mem-size are measured while the
-	 * benchmark is under 40 s (their chains take seconds to build). */
+	/* The random curve. A point beyond --mem-size is measured only while
+	 * its set-up (building and checking the chain, which grows with the
+	 * size) is predicted to fit in --budget, as its timing does. */
 	for (i = 0; i < nsizes; i++) {
 		struct memlat_chain c = { buf, sizes[i] / LAT_NODE, LAT_NODE, 0 };
+		uint64_t t0 = clock_ns();
 		void *start;
 
-		if (sizes[i] > stride_max && clock_ns() - t0 > 40000000000ull) {
+		if (i > 0 && sizes[i] > stride_max &&
+		    (double)setup_ns * (double)sizes[i] / (double)sizes[i - 1] > (double)budget) {
 			result_param_num(ctx->res, "rand_stopped_at_bytes", (double)sizes[i]);
+			result_param_str(ctx->res, "rand_stopped_why",
+					 "its chain's set-up would take longer than --budget");
 			break;
 		}
-		start = memlat_link(&c, 1, &seed);
-		if (memlat_check(&c, &seen) < 0) {
-			chain_failed(ctx, "random", sizes[i], seen, c.nodes);
+		start = chain_ready(ctx, &c, 1, &seed, "random");
+		if (!start)
 			goto out;
-		}
+		setup_ns = clock_ns() - t0;
 		chains++;
 		chain_nodes = c.nodes;
 		size_name(name, sizeof(name), "rand/", sizes[i]);
-		if (chase_measure(ctx, name, start, &lat[i]) < 0)
+		if (chase_measure(ctx, name, start, 1, &lat[i]) < 0)
 			goto out;
 		nrand = i + 1;
 	}
 	/* The fixed-stride curve: address order, one line apart. */
 	for (i = 0; i < nsizes && sizes[i] <= stride_max; i++) {
 		struct memlat_chain c = { buf, sizes[i] / LAT_NODE, LAT_NODE, 0 };
-		void *start = memlat_link(&c, 0, &seed);
+		void *start = chain_ready(ctx, &c, 0, &seed, "stride");
 
-		if (memlat_check(&c, &seen) < 0) {
-			chain_failed(ctx, "stride", sizes[i], seen, c.nodes);
+		if (!start)
 			goto out;
-		}
 		chains++;
 		size_name(name, sizeof(name), "stride/", sizes[i]);
-		if (chase_measure(ctx, name, start, NULL) < 0)
+		if (chase_measure(ctx, name, start, 1, NULL) < 0)
 			goto out;
 	}
+	if (i > 0)
+		result_param_num(ctx->res, "stride_max_bytes", (double)sizes[i - 1]);
+	if (lat_stride128(ctx, buf, sizes[nrand - 1], &seed) < 0)
+		goto out;
+	chains++;
 	result_param_str(ctx->res, "chain_checked", "yes");
 	result_param_num(ctx->res, "chain_nodes", (double)chain_nodes);
 	result_param_num(ctx->res, "chains_checked", (double)chains);
 	result_param_num(ctx->res, "rand_max_bytes", (double)sizes[nrand - 1]);
-	result_param_num(ctx->res, "stride_max_bytes", (double)sizes[i - 1]);
 	for (j = 1; j <= 3; j++)
 		if (os[j]) {
 			snprintf(name, sizeof(name), j == 1 ? "os_L1d_bytes" : "os_L%d_bytes", j);
 			result_param_num(ctx->res, name, (double)os[j]);
 		}
-
-	/* Plateaus: the first nos are the caches the OS reports, the next one
-	 * is main memory; any further step is recorded but not named. */
-	nlv = memlat_levels(lat, nrand, LAT_JUMP, lv, MAX_POINTS);
-	if (nos == 0)
-		nos = nlv > 1 ? nlv - 1 : nlv;
-	result_param_num(ctx->res, "levels_found", nlv);
-	for (j = 0; j < nlv && j <= nos; j++) {
-		struct metric *m;
-
-		if (j < nos)
-			snprintf(name, sizeof(name), "L%d", j + 1);
-		else
-			snprintf(name, sizeof(name), "main");
-		/* The level's points are its samples: their median is the figure. */
-		m = result_add_metric(ctx->res, name, "ns", BETTER_LOWER, lat + lv[j].first,
-				      lv[j].last - lv[j].first + 1);
-		if (j < nos) {
-			double end = (double)sizes[lv[j].last];
-
-			snprintf(name, sizeof(name), "L%d_end_bytes", j + 1);
-			result_param_num(ctx->res, name, end);
-			/* A plateau far from the size the OS reports is news: a VM
-			 * given a slice of the host's cache, or a cache shared with
-			 * busy neighbours. */
-			if (m && j + 1 <= 3 && os[j + 1] &&
-			    (end > 2.0 * (double)os[j + 1] || 2.0 * end < (double)os[j + 1])) {
-				char a[32], b[32];
-
-				size_name(a, sizeof(a), "", sizes[lv[j].last]);
-				size_name(b, sizeof(b), "", os[j + 1]);
-				snprintf(note, sizeof(note), "plateau ends at %s but the OS reports "
-					 "%s: the usable cache differs from the reported one "
-					 "(hypervisor partition or shared slice?)", a, b);
-				m->note = strdup(note);
-			}
-		} else {
-			main_from = (double)sizes[lv[j].first];
-			result_param_num(ctx->res, "main_from_bytes", main_from);
-			result_param_num(ctx->res, "main_over_L1", lv[j].lat / lv[0].lat);
-			if (m && nlv > j + 1) {
-				char sz[32];
-
-				size_name(sz, sizeof(sz), "", sizes[lv[j + 1].first]);
-				snprintf(note, sizeof(note), "a further step from %s: %.0f ns "
-					 "(TLB misses of a random walk; see mem.tlb)", sz, lv[j + 1].lat);
-				m->note = strdup(note);
-			}
-		}
-	}
-	if (main_from > 0) {
-		result_param_str(ctx->res, "main_measured", "yes");
-	} else {
-		result_param_str(ctx->res, "main_measured", "no");
-		snprintf(note, sizeof(note), "%d plateaus up to %llu bytes for %d cache levels: "
-			 "main memory not reached (raise --mem-size)", nlv,
-			 (unsigned long long)sizes[nrand - 1], nos);
-		result_param_str(ctx->res, "main_note", note);
-	}
+	lat_levels(ctx, lat, sizes, nrand, os, nos, llc);
 	rc = 0;
 out:
 	free(buf);
@@ -438,33 +608,29 @@ const struct bench bench_mem_lat = {
 static int tlb_run(struct bench_ctx *ctx)
 {
 	long ps = sysconf(_SC_PAGESIZE);
-	size_t page = ps > 0 ? (size_t)ps : 4096, i, n, seen, maxpages;
+	size_t page = ps > 0 ? (size_t)ps : 4096, i, n, maxpages;
 	uint64_t pages[MAX_POINTS], seed = 0x71b;
-	double lat[MAX_POINTS], v;
+	double lat[MAX_POINTS];
 	struct memlat_level lv[MAX_POINTS];
-	char *buf, name[64];
+	char *buf, name[64], from[160];
 	int nlv, rc = -1;
 
 	/* 64 MiB of address space (4 MiB when quick) at one line per page. */
 	maxpages = (ctx->opt->quick ? (4u << 20) : (64u << 20)) / page;
 	n = size_list(pages, MAX_POINTS, 4, maxpages, !ctx->opt->quick);
 	buf = alloc_touched(pages[n - 1] * page);
-	if (!buf) {
-		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
-		return -1;
-	}
+	if (!buf)
+		return setup_failed(ctx, "out of memory", pages[n - 1] * page);
 	for (i = 0; i < n; i++) {
 		/* One node per page, its line moved along by the page index so
 		 * the nodes spread over all cache sets instead of one. */
 		struct memlat_chain c = { buf, pages[i], page, LAT_NODE };
-		void *start = memlat_link(&c, 1, &seed);
+		void *start = chain_ready(ctx, &c, 1, &seed, "page");
 
-		if (memlat_check(&c, &seen) < 0) {
-			chain_failed(ctx, "page", pages[i] * page, seen, c.nodes);
+		if (!start)
 			goto out;
-		}
 		snprintf(name, sizeof(name), "pages/%llu", (unsigned long long)pages[i]);
-		if (chase_measure(ctx, name, start, &lat[i]) < 0)
+		if (chase_measure(ctx, name, start, 1, &lat[i]) < 0)
 			goto out;
 	}
 	result_param_num(ctx->res, "page_bytes", (double)page);
@@ -476,13 +642,19 @@ static int tlb_run(struct bench_ctx *ctx)
 			 (unsigned long long)pages[n - 1]);
 		goto out;
 	}
-	v = (double)pages[lv[0].last];
-	result_add_metric(ctx->res, "", "pages", BETTER_HIGHER, &v, 1);
-	result_param_num(ctx->res, "pages", v);
-	result_param_num(ctx->res, "reach_bytes", v * (double)page);
+	snprintf(from, sizeof(from), "the first step of the pages curve (last point before it; "
+		 "%llu -> %llu pages)", (unsigned long long)pages[lv[0].last],
+		 (unsigned long long)pages[lv[1].first]);
+	add_derived(ctx, "", "pages", BETTER_HIGHER, (double)pages[lv[0].last], from);
+	result_param_num(ctx->res, "pages", (double)pages[lv[0].last]);
+	result_param_num(ctx->res, "reach_bytes", (double)pages[lv[0].last] * (double)page);
 	result_param_num(ctx->res, "next_pages", (double)pages[lv[1].first]);
-	result_add_metric(ctx->res, "before", "ns", BETTER_LOWER, &lv[0].lat, 1);
-	result_add_metric(ctx->res, "after", "ns", BETTER_LOWER, &lv[1].lat, 1);
+	snprintf(from, sizeof(from), "the median of the pages curve's first plateau (%llu..%llu "
+		 "pages)", (unsigned long long)pages[lv[0].first], (unsigned long long)pages[lv[0].last]);
+	add_derived(ctx, "before", "ns", BETTER_LOWER, lv[0].lat, from);
+	snprintf(from, sizeof(from), "the median of the pages curve's second plateau (%llu..%llu "
+		 "pages)", (unsigned long long)pages[lv[1].first], (unsigned long long)pages[lv[1].last]);
+	add_derived(ctx, "after", "ns", BETTER_LOWER, lv[1].lat, from);
 	rc = 0;
 out:
 	free(buf);
@@ -498,17 +670,107 @@ const struct bench bench_mem_tlb = {
 /* ---------- mem.line ---------- */
 
 #define LINE_BLOCK 1024
+static const unsigned line_strides[] = { 8, 16, 32, 64, 128, 256, 512 };
+enum { LINE_NS = sizeof line_strides / sizeof line_strides[0], LINE_MAX_REPS = 15 };
+#define LINE_SAMPLE_NS 200000	/* 0.2 ms: most such samples run unpreempted */
+#define LINE_SAMPLES 31
+
+/* The line a stride curve shows: the smallest stride from which every
+ * point is past half way between the same-line level (median of the three
+ * smallest strides) and the next-line level (of the three largest); noise
+ * only adds time, so a slow point below the line is skipped. 0 when the
+ * step is under 1.2x. */
+static unsigned line_of(const double *lat, double *lo, double *hi)
+{
+	unsigned v = 0;
+	size_t k;
+
+	*lo = median_of(lat, 3);
+	*hi = median_of(lat + LINE_NS - 3, 3);
+	if (*hi < 1.2 * *lo)
+		return 0;
+	for (k = LINE_NS; k > 0 && lat[k - 1] >= (*lo + *hi) / 2; k--)
+		v = line_strides[k - 1];
+	return v;
+}
+
+/* The most frequent non-zero line of line[0..n-1], with its count. */
+static unsigned line_vote(const unsigned *line, int n, int *votes)
+{
+	unsigned best = 0;
+	int i, k, c;
+
+	*votes = 0;
+	for (i = 0; i < n; i++) {
+		for (c = 0, k = 0; k < n; k++)
+			c += line[k] == line[i];
+		if (line[i] && c > *votes) {
+			*votes = c;
+			best = line[i];
+		}
+	}
+	return best;
+}
+
+/* One curve: the pair walk at every stride, each point timed by the
+ * harness into a private result (the repetitions are kept as samples of
+ * the public curve). A point is the fastest of LINE_SAMPLES short samples:
+ * on a busy machine a 10 ms sample is rarely free of preemption, and a
+ * neighbour that runs in between, or evicts the buffer, only adds time —
+ * the same time to every stride, which flattens the step a median shows. */
+static int line_curve(struct bench_ctx *ctx, char *buf, uint64_t bytes, uint64_t *seed,
+		      double *lat)
+{
+	struct bench_result mine = { 0 };
+	struct bench_ctx sub = *ctx;
+	struct harness h = *ctx->h;
+	size_t i, k;
+	int rc = -1;
+
+	h.cfg.target_ns = LINE_SAMPLE_NS;
+	if ((double)h.cfg.target_ns < 1000 * h.clk.resolution_ns)
+		h.cfg.target_ns = (uint64_t)(1000 * h.clk.resolution_ns);
+	h.cfg.samples = h.cfg.max_samples = LINE_SAMPLES;
+	sub.h = &h;
+	sub.res = &mine;
+	for (i = 0; i < LINE_NS; i++) {
+		struct memlat_chain c = { buf, bytes / LINE_BLOCK, LINE_BLOCK, 0 };
+
+		if (!chain_ready(&sub, &c, 1, seed, "block"))
+			goto out;
+		/* Split each link: block+s first, then block+0 (downwards, which
+		 * the next-line prefetcher does not follow), then the next block. */
+		for (k = 0; k < c.nodes; k++) {
+			char *b = memlat_node(&c, k);
+			void *next = *(void **)b;
+
+			*(void **)(b + line_strides[i]) = b;
+			*(void **)b = (char *)next + line_strides[i];
+		}
+		if (chase_measure(&sub, "", buf + line_strides[i], 1, NULL) < 0)
+			goto out;
+		lat[i] = result_metric(&mine, "")->st.min;
+		result_bench_free(&mine);
+		memset(&mine, 0, sizeof(mine));
+	}
+	rc = 0;
+out:
+	if (rc < 0)
+		snprintf(ctx->reason, sizeof(ctx->reason), "%s", sub.reason);
+	result_bench_free(&mine);
+	return rc;
+}
+
 static int line_run(struct bench_ctx *ctx)
 {
-	static const unsigned strides[] = { 8, 16, 32, 64, 128, 256, 512 };
-	enum { NS = sizeof strides / sizeof strides[0] };
 	struct sysinfo host;
 	const struct sysinfo *si;
 	uint64_t os[4], bytes, seed = 0x11e;
-	double lat[NS], lo, hi, v = 0;
-	size_t i, k, seen;
-	int oline, rc = -1;
-	char *buf, name[32];
+	double lat[LINE_MAX_REPS][LINE_NS], col[LINE_MAX_REPS], med[LINE_NS], lo, hi;
+	unsigned line[LINE_MAX_REPS], v = 0;
+	int reps = ctx->opt->quick ? 3 : 5, r, i, votes = 0, oline, rc = -1;
+	char *buf, name[32], from[200], list[LINE_MAX_REPS * 5 + 1] = "", note[240];
+	struct metric *m;
 
 	si = harness_host(ctx, &host);
 	os_caches(si, os, &oline);
@@ -521,52 +783,66 @@ static int line_run(struct bench_ctx *ctx)
 		bytes = 64 << 10;
 	bytes -= bytes % LINE_BLOCK;
 	buf = alloc_touched(bytes);
-	if (!buf) {
-		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
-		return -1;
-	}
+	if (!buf)
+		return setup_failed(ctx, "out of memory", bytes);
 	result_param_num(ctx->res, "buffer_bytes", (double)bytes);
 	result_param_num(ctx->res, "block_bytes", LINE_BLOCK);
-	for (i = 0; i < NS; i++) {
-		struct memlat_chain c = { buf, bytes / LINE_BLOCK, LINE_BLOCK, 0 };
-
-		memlat_link(&c, 1, &seed);
-		if (memlat_check(&c, &seen) < 0) {
-			chain_failed(ctx, "block", bytes, seen, c.nodes);
+	/* Repeat the curve: a busy neighbour slows some points of one curve
+	 * and moves its step. The figure is the line most repetitions show,
+	 * once it holds a majority of them; three more are run (up to
+	 * LINE_MAX_REPS) while none does. */
+	for (r = 0; r < reps; r++) {
+		if (line_curve(ctx, buf, bytes, &seed, lat[r]) < 0)
 			goto out;
+		line[r] = line_of(lat[r], &lo, &hi);
+		if (r + 1 == reps) {
+			v = line_vote(line, reps, &votes);
+			if (2 * votes <= reps && reps + 3 <= LINE_MAX_REPS)
+				reps += 3;
 		}
-		/* Split each link: block+s first, then block+0 (downwards, which
-		 * the next-line prefetcher does not follow), then the next block. */
-		for (k = 0; k < c.nodes; k++) {
-			char *b = memlat_node(&c, k);
-			void *next = *(void **)b;
-
-			*(void **)(b + strides[i]) = b;
-			*(void **)b = (char *)next + strides[i];
-		}
-		snprintf(name, sizeof(name), "stride/%u", strides[i]);
-		if (chase_measure(ctx, name, buf + strides[i], &lat[i]) < 0)
-			goto out;
 	}
-	/* Same-line and next-line levels: medians of the three smallest and
-	 * three largest strides (one noisy point cannot move them). The line
-	 * is the smallest stride from which every point is past half way up:
-	 * noise only adds time, so a slow point below the line is skipped. */
-	lo = median_of(lat, 3);
-	hi = median_of(lat + NS - 3, 3);
-	if (hi < 1.2 * lo) {
+	/* The curve kept: each point's repetitions are its samples. */
+	for (i = 0; i < LINE_NS; i++) {
+		for (r = 0; r < reps; r++)
+			col[r] = lat[r][i];
+		med[i] = median_of(col, (size_t)reps);
+		snprintf(name, sizeof(name), "stride/%u", line_strides[i]);
+		m = result_add_metric(ctx->res, name, "ns", BETTER_LOWER, col, (size_t)reps);
+		if (m)
+			m->detail = 1;
+	}
+	for (r = 0; r < reps; r++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%u", r ? "," : "",
+			 line[r]);
+	result_param_num(ctx->res, "repetitions", reps);
+	result_param_str(ctx->res, "repetition_lines", list);
+	if (2 * votes > reps) {
+		snprintf(from, sizeof(from), "the stride curve's step in %d of %d repetitions (%s)",
+			 votes, reps, list);
+	} else {
+		/* No majority: the curve of the points' medians decides. */
+		v = line_of(med, &lo, &hi);
+		snprintf(from, sizeof(from), "the step of the median of %d stride curves, which "
+			 "disagreed (%s)", reps, list);
+	}
+	line_of(med, &lo, &hi);
+	if (v == 0) {
 		snprintf(ctx->reason, sizeof(ctx->reason),
 			 "no latency step between strides 8 and 512 (%.2f -> %.2f ns)", lo, hi);
 		goto out;
 	}
-	for (k = NS; k > 0 && lat[k - 1] >= (lo + hi) / 2; k--)
-		v = strides[k - 1];
 	result_param_num(ctx->res, "same_line_ns", lo);
 	result_param_num(ctx->res, "next_line_ns", hi);
-	result_add_metric(ctx->res, "", "B", BETTER_LOWER, &v, 1);
+	m = add_derived(ctx, "", "B", BETTER_LOWER, v, from);
 	if (oline) {
 		result_param_num(ctx->res, "os_line_bytes", oline);
 		result_param_str(ctx->res, "matches_os", (int)v == oline ? "yes" : "no");
+		if (m && (int)v != oline) {
+			snprintf(note, sizeof(note), "the OS reports %d-byte lines: the step is where "
+				 "a second miss costs more, which an adjacent-line prefetcher can "
+				 "move", oline);
+			m->note = strdup(note);
+		}
 	}
 	rc = 0;
 out:

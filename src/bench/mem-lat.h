@@ -1,6 +1,6 @@
-/* mem-lat.h — the pointer chains of the memory latency benchmarks and the
- * plateau finder that reads cache levels off a latency curve (exposed for
- * tests/unit/t-memlat.c). */
+/* mem-lat.h — the pointer chains of the memory latency benchmarks, the
+ * plateau finder and the reader that names a latency curve's plateaus
+ * (caches, main memory), exposed for tests/unit/t-memlat.c. */
 #ifndef BAKEOFF_MEM_LAT_H
 #define BAKEOFF_MEM_LAT_H
 #include <stddef.h>
@@ -22,16 +22,21 @@ void *memlat_node(const struct memlat_chain *c, size_t k);
  * cyclic permutation (Sattolo's algorithm, seeded by *seed, which advances)
  * or, when random is 0, address order. Returns the first node. */
 void *memlat_link(const struct memlat_chain *c, int random, uint64_t *seed);
+/* (memlat_link returns NULL, and memlat_check -1, when SIGINT/SIGTERM
+ * arrives while they work: a chain of millions of nodes takes seconds.) */
 /* Walk the cycle from node 0 once. Returns 0 when it comes back to node 0
  * after visiting every node exactly once; -1 when a pointer leaves the node
  * set, a node is reached twice, or the cycle is shorter. *visited gets the
  * number of distinct nodes seen. */
 int memlat_check(const struct memlat_chain *c, size_t *visited);
 
-/* A plateau of a latency curve: points first..last, median latency lat. */
+/* A plateau of a latency curve: points first..last, median latency lat;
+ * ramp is 1 when it began only by the slow-ramp rule (no point before it
+ * was more than jump times faster): a gradual rise, not a capacity edge. */
 struct memlat_level {
 	size_t first, last;
 	double lat;
+	int ramp;
 };
 
 /* Find the plateaus of a curve lat[0..n-1] (ascending sizes). A level
@@ -41,5 +46,37 @@ struct memlat_level {
  * level of one point between two others is a transition, not a plateau,
  * and is dropped. Returns the number of levels written (at most max). */
 int memlat_levels(const double *lat, size_t n, double jump, struct memlat_level *lv, int max);
+
+#define MEMLAT_CACHES 4		/* cache levels a reading names at most */
+
+/* What a random-walk curve shows: its cache levels and main memory. */
+struct memlat_reading {
+	int nlv;			/* plateaus found (memlat_levels) */
+	int ncache;			/* named cache levels: L1 .. L<ncache> */
+	struct memlat_level cache[MEMLAT_CACHES];
+	int unnamed;			/* plateaus between the caches left unnamed */
+	int has_main;			/* 0: the curve stops before main memory */
+	struct memlat_level main;	/* every point from main memory's first plateau on */
+	double main_first_lat;		/* latency of main's first plateau and of its */
+	double main_last_lat;		/* last (more when a walk outgrows the TLB) */
+	size_t anchor;			/* first point at >= 4 x LLC, or n when none */
+};
+
+/* Read a random-walk curve lat[0..n-1] over sizes[0..n-1] (bytes,
+ * ascending). llc is the OS-reported last-level cache (0 if unknown),
+ * os_levels the number of data cache levels the OS reports (0 if unknown).
+ * Main memory is the plateau past the largest cache the curve shows:
+ * starting from the plateau that holds the first point at 4 x LLC or more
+ * (or, without one, the last plateau), earlier plateaus belong to it while
+ * the next one began by a ramp, or each is within jump^2 of the next, or
+ * starts beyond the LLC (steps inside main memory: page walks); main is then
+ * every point from there to the end of the curve. Without a point at
+ * 4 x LLC, the curve reaches main memory only if it goes past the LLC, or
+ * shows at least os_levels plateaus before it and a step into it of at
+ * least jump^3. The plateaus before main
+ * are the caches: L1 is the first, the last cache level the one right
+ * before main. Returns 0, or -1 (no plateau at all). */
+int memlat_read(const double *lat, const uint64_t *sizes, size_t n, uint64_t llc, int os_levels,
+		double jump, struct memlat_reading *rd);
 
 #endif

@@ -1,5 +1,7 @@
 #!/bin/sh
 # mem.t — the mem family (bw_mem, STREAM, lat_mem_rd, tlb, line) at tiny sizes.
+# Figures are checked for plausibility only: a relation between two timings
+# (this one faster than that one) is something a busy machine can invert.
 . tests/e2e/lib.sh
 R=$TMP/r.json
 "$BAKEOFF" run -q --quick --samples 3 --mem-size 2M -o "$R" mem >"$TMP/out" 2>"$TMP/err"
@@ -26,11 +28,8 @@ for k in copy scale add triad; do
 done
 check "STREAM add counts 24 bytes per element" \
 	[ "$(jget "$R" "bench('mem.stream.add')->{params}{bytes_per_element}")" = 24 ]
-# STREAM Copy counts 16 bytes per element, the hand-written copy loop 8 for
-# the same traffic: about 2x. (Compared with the compiled loop, not libc's
-# memcpy, which a sanitizer build does not instrument.)
-ratio=$(jget "$R" 'metric("mem.stream.copy")->{median} / metric("mem.bw.copy_hand")->{median}')
-check "STREAM copy / hand copy plausible ($ratio)" num_between "$ratio" 0.5 8
+check "STREAM copy counts 16 bytes per element" \
+	[ "$(jget "$R" "bench('mem.stream.copy')->{params}{bytes_per_element}")" = 16 ]
 npts=$(jget "$R" 'scalar grep { $_->{name} =~ m{^rand/} } @{bench("mem.lat")->{metrics}}')
 check "mem.lat has rand/ points ($npts)" num_between "$npts" 10 100
 check "mem.lat has stride/ points" num_between \
@@ -40,17 +39,37 @@ check "mem.lat rand/512B and rand/2M measured" \
 check "mem.lat chain checked" [ "$(jget "$R" 'bench("mem.lat")->{params}{chain_checked}')" = yes ]
 check "mem.lat chain node count" [ "$(jget "$R" 'bench("mem.lat")->{params}{chain_nodes}')" = 32768 ]
 l1=$(median "$R" mem.lat L1)
-check "L1 latency plausible ($l1 ns)" num_between "$l1" 0.3 20
-check "rand/2M slower than L1" num_between \
-	"$(jget "$R" 'metric("mem.lat","rand/2M")->{median} / metric("mem.lat","L1")->{median}')" 1.2 1000
+check "L1 latency plausible ($l1 ns)" num_between "$l1" 0.3 50
+r2m=$(median "$R" mem.lat rand/2M)
+check "rand/2M latency plausible ($r2m ns)" num_between "$r2m" 0.3 10000
 check "L1 end recorded" num_between "$(jget "$R" 'bench("mem.lat")->{params}{L1_end_bytes}')" 512 2097152
+check "the cache levels are marked derived" \
+	[ "$(jget "$R" 'metric("mem.lat","L1")->{derived} =~ /rand curve/ ? 1 : 0')" = 1 ]
+# 2 MiB is inside the caches here: main memory is not claimed.
+mm=$(jget "$R" 'bench("mem.lat")->{params}{main_measured}')
+check "main_measured is yes or no ($mm)" [ "$mm" = yes -o "$mm" = no ]
+if [ "$mm" = no ]; then
+	check "no main figure when main is not reached" [ -z "$(median "$R" mem.lat main)" ]
+fi
+s128=$(median "$R" mem.lat main_stride128)
+check "main_stride128 plausible ($s128 ns)" num_between "$s128" 0.3 10000
+check "main_stride128 is in ns, not a curve point" \
+	[ "$(jget "$R" 'my $m = metric("mem.lat","main_stride128"); $m->{unit} eq "ns" && !$m->{detail} ? 1 : 0')" = 1 ]
+check "main_stride128 walks the largest buffer" \
+	[ "$(jget "$R" 'bench("mem.lat")->{params}{main_stride128_bytes}')" = 2097152 ]
 line=$(median "$R" mem.line)
 check "mem.line in {32,64,128,256} ($line)" [ "$line" = 32 -o "$line" = 64 -o "$line" = 128 -o "$line" = 256 ]
 check "mem.line unit is B" [ "$(jget "$R" 'metric("mem.line")->{unit}')" = B ]
+check "mem.line is derived from repeated curves" \
+	[ "$(jget "$R" 'metric("mem.line")->{derived} =~ /repetition|curves/ ? 1 : 0')" = 1 ]
+check "mem.line records its repetitions" num_between \
+	"$(jget "$R" 'bench("mem.line")->{params}{repetitions}')" 3 15
 pages=$(median "$R" mem.tlb)
 check "mem.tlb pages plausible ($pages)" num_between "$pages" 4 1024
-check "mem.tlb before < after" num_between \
-	"$(jget "$R" 'metric("mem.tlb","after")->{median} / metric("mem.tlb","before")->{median}')" 1.1 1000
+check "mem.tlb before and after plausible" num_between \
+	"$(jget "$R" 'metric("mem.tlb","after")->{median} + metric("mem.tlb","before")->{median}')" 0.6 20000
+check "mem.tlb is marked derived" [ "$(jget "$R" 'metric("mem.tlb")->{derived} ? 1 : 0')" = 1 ]
+check "table says mem.line is derived" grep -q "^mem.line .*derived from" "$TMP/out"
 check "table lists mem.lat:L1" grep -q "^mem.lat:L1 " "$TMP/out"
 check "curve points are marked detail" [ "$(jget "$R" 'metric("mem.lat","rand/512B")->{detail} ? 1 : 0')" = 1 ]
 check "the table leaves curve points out" sh -c "! grep -q '^mem.lat:rand/' '$TMP/out'"

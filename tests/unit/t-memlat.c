@@ -1,9 +1,16 @@
 /* t-memlat.c — the pointer chains of mem.lat/mem.tlb (every node once per
- * cycle, in both orders, with and without page colouring) and the plateau
- * finder on synthetic latency curves. */
+ * cycle, in both orders, with and without page colouring), the plateau
+ * finder on synthetic latency curves, and the curve reader (caches, main
+ * memory) on real curves: three runs of mem.lat on an AMD EPYC guest kept
+ * in tests/data/ (one that an older reader misread, calling a 16.8 ns
+ * plateau main memory; one whose rise past the TLB's reach the finder
+ * splits in two), and a synthetic curve of an Intel guest. */
 #include <stdlib.h>
+#include <string.h>
 #include "tap.h"
 #include "bench/mem-lat.h"
+#include "result.h"
+#include "sysinfo.h"
 
 static void chains(void)
 {
@@ -115,9 +122,156 @@ static void levels(void)
 	}
 }
 
+/* "512B", "1536K", "64M" -> bytes */
+static uint64_t parse_size(const char *s)
+{
+	char *end;
+	uint64_t v = strtoull(s, &end, 10);
+
+	return *end == 'M' ? v << 20 : *end == 'K' ? v << 10 : v;
+}
+
+/* The data cache levels a result's host reports. */
+static int data_levels(const struct sysinfo *si)
+{
+	int i, top = 0;
+
+	for (i = 0; i < si->ncache; i++)
+		if (strcmp(si->cache[i].type, "instruction") != 0 && si->cache[i].level > top)
+			top = si->cache[i].level;
+	return top;
+}
+
+/* Feed the rand/ points of a saved mem.lat to the reader. */
+static int read_file_curve(const char *path, struct memlat_reading *rd, uint64_t *sizes,
+			   double *lat, size_t *n, uint64_t *llc)
+{
+	struct result r;
+	const struct bench_result *b;
+	char err[256];
+	size_t i;
+	int rc = -1;
+
+	memset(&r, 0, sizeof(r));
+	*n = 0;
+	if (result_load(path, &r, err, sizeof(err)) < 0) {
+		diag("%s", err);
+		return -1;
+	}
+	b = result_bench(&r, "mem.lat");
+	for (i = 0; b && i < b->nmetrics && *n < 80; i++)
+		if (strncmp(b->metrics[i].name, "rand/", 5) == 0) {
+			sizes[*n] = parse_size(b->metrics[i].name + 5);
+			lat[(*n)++] = b->metrics[i].st.median;
+		}
+	*llc = sysinfo_llc_size(&r.host);
+	if (*n > 0)
+		rc = memlat_read(lat, sizes, *n, *llc, data_levels(&r.host), 1.4, rd);
+	result_free(&r);
+	return rc;
+}
+
+static void real_curves(void)
+{
+	static const char *const files[] = {
+		"tests/data/mem-lat-amd-epyc-main-misread.json",
+		"tests/data/mem-lat-amd-epyc-main-found.json",
+		/* main memory from 3M, then a rise past the TLB's reach that the
+		 * finder splits at 96M (190 -> 400 ns, more than 1.4^2) */
+		"tests/data/mem-lat-amd-epyc-tlb-ramp.json",
+	};
+	size_t f, n, i;
+
+	for (f = 0; f < sizeof files / sizeof files[0]; f++) {
+		struct memlat_reading rd;
+		uint64_t sizes[80], llc = 0;
+		double lat[80];
+		int got = read_file_curve(files[f], &rd, sizes, lat, &n, &llc) == 0;
+
+		if (!ok(got, "%s: read (run the tests from the source tree)", files[f]))
+			continue;
+		ok(n >= 30 && llc == 32u << 20, "%s: %zu points, LLC 32 MiB", files[f], n);
+		ok(rd.has_main, "main memory found");
+		is_int(rd.ncache, 3, "three cache levels named");
+		ok(rd.main.lat > 60, "main %.1f ns is above 60 ns", rd.main.lat);
+		ok(rd.main.lat >= 2 * rd.cache[2].lat, "main %.1f ns is at least 2 x L3 %.1f ns",
+		   rd.main.lat, rd.cache[2].lat);
+		ok(rd.anchor < n && sizes[rd.anchor] == 128u << 20, "the first point at 4 x LLC is 128M");
+		ok(rd.main.first <= rd.anchor && rd.main.last == n - 1,
+		   "main holds every point from %lluK to the end",
+		   (unsigned long long)(sizes[rd.main.first] >> 10));
+		for (i = rd.main.first; i < n; i++)
+			if (lat[i] < 60)
+				break;
+		ok(i == n, "no point of main is below 60 ns");
+		ok(rd.cache[0].lat < 2 && rd.cache[2].lat > 10 && rd.cache[2].lat < 30,
+		   "L1 %.2f ns, L3 %.1f ns", rd.cache[0].lat, rd.cache[2].lat);
+		/* Cut at 2 MiB (inside the caches here): not main memory. */
+		for (i = 0; i < n && sizes[i] <= 2u << 20; i++)
+			;
+		ok(memlat_read(lat, sizes, i, llc, 3, 1.4, &rd) == 0 && !rd.has_main,
+		   "cut at 2M: main memory not reached");
+	}
+}
+
+/* SYNTHETIC (no saved run exists): an Intel guest whose OS reports 260 MiB
+ * of L3 but that gives it 8 MiB — L1 1.66 ns to 48K, L2 5.4 ns to 1.5M,
+ * L3 36 ns to 8M, main 142 ns (the figures of the stop-4 notes), with
+ * small ripples and a rise past the TLB's reach. */
+static void intel_guest(void)
+{
+	uint64_t sizes[80], p, llc = 260ull << 20;
+	double lat[80];
+	size_t n = 0, cut;
+	struct memlat_reading rd;
+	int k = 0;
+
+	for (p = 512; p <= (1ull << 30); p *= 2) {
+		uint64_t s2[2] = { p, p + p / 2 };
+		int h;
+
+		for (h = 0; h < 2 && n < 80; h++) {
+			uint64_t s = s2[h];
+			double ripple = 1 + 0.02 * ((k++ % 3) - 1);
+
+			sizes[n] = s;
+			lat[n++] = ripple * (s <= (48u << 10) ? 1.66 : s <= (1536u << 10) ? 5.4
+					     : s <= (8u << 20) ? 36 : s <= (64u << 20) ? 142 : 160);
+		}
+	}
+	/* Up to 512M: no point at 4 x the reported LLC (1040M). */
+	for (cut = 0; cut < n && sizes[cut] <= (512u << 20); cut++)
+		;
+	ok(memlat_read(lat, sizes, cut, llc, 3, 1.4, &rd) == 0, "intel: read");
+	ok(rd.has_main && rd.anchor == cut, "intel to 512M: main found without a 4 x LLC point");
+	is_int(rd.ncache, 3, "intel: three cache levels");
+	is_num(rd.cache[2].lat, 36, 1, "intel: L3 36 ns");
+	is_int(sizes[rd.cache[2].last], 8u << 20, "intel: L3 ends at 8M");
+	is_int(sizes[rd.main.first], 12u << 20, "intel: main from 12M");
+	ok(rd.main.lat > 140 && rd.main.lat < 161, "intel: main %.1f ns", rd.main.lat);
+	/* Past 4 x LLC (1536M): the 1536M point lands on main. */
+	ok(memlat_read(lat, sizes, n, llc, 3, 1.4, &rd) == 0 && rd.has_main && rd.anchor < n &&
+	   sizes[rd.anchor] == 1536u << 20 && rd.main.first <= rd.anchor,
+	   "intel to 1536M: the point at 4 x LLC is on main");
+	is_int(sizes[rd.main.first], 12u << 20, "intel to 1536M: main still from 12M");
+	/* A curve that stops at 64M, far below the reported LLC: main is read
+	 * from the plateaus (three caches before it). */
+	for (cut = 0; cut < n && sizes[cut] <= (64u << 20); cut++)
+		;
+	ok(memlat_read(lat, sizes, cut, llc, 3, 1.4, &rd) == 0 && rd.has_main &&
+	   rd.main.lat > 100, "intel to 64M: main %.1f ns", rd.main.lat);
+	/* To 6M: the L3 plateau is the last one; not main memory. */
+	for (cut = 0; cut < n && sizes[cut] <= (6u << 20); cut++)
+		;
+	ok(memlat_read(lat, sizes, cut, llc, 3, 1.4, &rd) == 0 && !rd.has_main &&
+	   rd.ncache == 3, "intel to 6M: three caches, main not reached");
+}
+
 int main(void)
 {
 	chains();
 	levels();
+	real_curves();
+	intel_guest();
 	return done_testing();
 }
