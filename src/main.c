@@ -172,7 +172,7 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 		{ "quick", no_argument, NULL, OPT_QUICK },
 		{ "dir", required_argument, NULL, OPT_DIR },
 	};
-	struct option longopts[sizeof(fixed) / sizeof(fixed[0]) + 64];
+	struct option longopts[sizeof(fixed) / sizeof(fixed[0]) + 128];
 	size_t i, nf = sizeof(fixed) / sizeof(fixed[0]);
 	char err[400];
 	int c, idx;

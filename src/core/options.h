@@ -50,7 +50,7 @@ extern const size_t noptdefs;
 
 /* Values given on the command line, before defaults. */
 struct optset {
-	unsigned char given[64];	/* per optdefs[] row */
+	unsigned char given[128];	/* per optdefs[] row */
 };
 
 /* Parse the value of option `d` into cfg/opt; 0, or -1 with a one-line
