@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include "harness.h"
 #include "json.h"
+#include "os.h"
 #include "scratch.h"
 #include "sysinfo.h"
 
@@ -98,6 +99,11 @@ void harness_disarm(void)
 int harness_timed_out(void)
 {
 	return timed_out;
+}
+
+int harness_retry(void)
+{
+	return errno == EINTR && !timed_out && !scratch_interrupted();
 }
 
 static int null_op(void *state, uint64_t n)
@@ -176,7 +182,7 @@ static int op_failed(struct bench_ctx *ctx, int err)
 	if (timed_out)
 		snprintf(ctx->reason, sizeof(ctx->reason),
 			 "timed out: an operation took longer than --op-timeout %.3g s", timeout_s);
-	else if (scratch_interrupted() || err == EINTR)
+	else if (scratch_interrupted())
 		snprintf(ctx->reason, sizeof(ctx->reason), "interrupted");
 	else if (!ctx->reason[0] && err)
 		snprintf(ctx->reason, sizeof(ctx->reason), "operation failed: %s",
@@ -660,6 +666,13 @@ void harness_run_bench(struct harness *h, const struct bench *b, const struct be
 
 /* ---- one benchmark in a child process ---- */
 
+static pid_t bench_parent;	/* in a benchmark's process: bakeoff's pid */
+
+int harness_orphaned(void)
+{
+	return bench_parent && getppid() != bench_parent;
+}
+
 static const char *sig_name(int sig)
 {
 	static const struct {
@@ -712,17 +725,24 @@ void harness_run_isolated(struct harness *h, const struct bench *b, const struct
 	struct bench_result got;
 	uint64_t t0 = clock_ns(), stop_at = 0;
 	int fd[2], status = 0, reaped = 0, killed = 0, eof = 0;
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	fflush(NULL);
 	if (pipe(fd) < 0 || (pid = fork()) < 0) {
-		result_set_status(br, ST_FAILED, "cannot start the benchmark's process");
+		char why[200];
+
+		snprintf(why, sizeof(why), "cannot start the benchmark's process: %s", strerror(errno));
+		result_set_status(br, ST_FAILED, why);
 		return;
 	}
 	if (pid == 0) {
 		struct bench_result mine = { 0 };
 
 		setpgid(0, 0);
+		os_die_with_parent();
+		bench_parent = parent;
+		if (harness_orphaned())	/* it died before that took effect */
+			_exit(1);
 		close(fd[0]);
 		mine.id = br->id;
 		mine.group = br->group;
