@@ -663,7 +663,7 @@ out:
 
 const struct bench bench_mem_tlb = {
 	.id = "mem.tlb", .group = "mem", .title = "TLB reach (tlb)",
-	.unit = "pages", .better = BETTER_HIGHER, .kind = KIND_LATENCY,
+	.unit = "pages", .better = BETTER_HIGHER, .kind = KIND_DERIVED,
 	.run = tlb_run,
 };
 
@@ -852,6 +852,6 @@ out:
 
 const struct bench bench_mem_line = {
 	.id = "mem.line", .group = "mem", .title = "Cache line size (line)",
-	.unit = "B", .better = BETTER_LOWER, .kind = KIND_LATENCY,
+	.unit = "B", .better = BETTER_LOWER, .kind = KIND_DERIVED,
 	.run = line_run,
 };

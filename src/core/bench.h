@@ -9,9 +9,11 @@ enum better { BETTER_LOWER = 0, BETTER_HIGHER = 1 };
 
 /* How the harness turns the measured time of one operation into a figure. */
 enum bench_kind {
-	KIND_LATENCY,	/* time per operation, in the unit "ns", "us" or "ms" */
-	KIND_BANDWIDTH,	/* bytes_per_op / time per op, in "MB/s" (MB = 10^6 bytes) */
+	KIND_UNSET,	/* a descriptor that forgot its kind: refused (t-registry) */
+	KIND_LATENCY,	/* time per operation, in the unit "ns", "us", "ms" or "s" */
+	KIND_BANDWIDTH,	/* bytes_per_op / time per op, in "MB/s" (MB = 10^6 bytes) or "GB/s" */
 	KIND_RATE,	/* operations per second, in "ops/s" (or "MHz" for 10^6 ops/s) */
+	KIND_DERIVED,	/* a quantity found from timings (a size, a count: "B", "pages") */
 };
 
 #define BENCH_MAX_LIST 8

@@ -172,6 +172,9 @@ double harness_convert(enum bench_kind kind, const char *unit, double ns, double
 		if (strcmp(unit, "MHz") == 0)
 			return 1e3 / ns;
 		return 1e9 / ns;
+	case KIND_UNSET:
+	case KIND_DERIVED:
+		break;
 	}
 	return ns;
 }
@@ -387,6 +390,11 @@ int harness_measure(struct bench_ctx *ctx, const struct measure *m, double *medi
 
 	if (!val || !raw || !cor) {
 		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+		goto out;
+	}
+	if (m->kind == KIND_UNSET || m->kind == KIND_DERIVED) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "internal: %s measured without a timed kind",
+			 m->name[0] ? m->name : ctx->b ? ctx->b->id : "a figure");
 		goto out;
 	}
 	/* Calibrate: grow n until a call reaches the target; one slow call (an

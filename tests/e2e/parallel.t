@@ -59,7 +59,8 @@ cps=$(copies $pid)
 kill -TERM $pid
 if wait_gone $pid; then
 	wait $pid
-	ok $(($? != 130)) "SIGTERM: exit 130"
+	rc=$?
+	ok $((rc != 130)) "SIGTERM: exit 130 (got $rc)"
 else
 	ok 1 "SIGTERM: exit 130 (it hung; killed)"
 	kill -9 $pid 2>/dev/null

@@ -78,6 +78,30 @@ int main(void)
 	argv[0] = "mem,";
 	ok(registry_select(1, argv, sel, &p, err, sizeof(err)) < 0, "empty list element rejected: %s", err);
 	ok(registry_find("proc.syscall.null") != NULL && registry_find("nope") == NULL, "registry_find");
+	argv[0] = "nosuch.bench";
+	ok(registry_select(1, argv, sel, &p, err, sizeof(err)) < 0 && !strstr(err, "did you mean"),
+	   "nothing close, no suggestion: %s", err);
+
+	/* Every benchmark's unit fits its kind: one that forgot its kind (a
+	 * bandwidth reported as ns) cannot slip through. */
+	for (i = 0; i < registry_count; i++) {
+		const struct bench *b = registry[i];
+		static const char *const lat[] = { "ns", "us", "ms", "s", NULL };
+		static const char *const bw[] = { "MB/s", "GB/s", NULL };
+		static const char *const rate[] = { "ops/s", "MHz", "loops/s", "Mops/s", NULL };
+		const char *const *want = b->kind == KIND_LATENCY ? lat : b->kind == KIND_BANDWIDTH ? bw :
+					  b->kind == KIND_RATE ? rate : NULL;
+		int k, fits = 0;
+
+		for (k = 0; want && want[k]; k++)
+			fits |= strcmp(b->unit, want[k]) == 0;
+		if (b->kind == KIND_DERIVED)	/* a size or a count, never a time or a rate */
+			fits = !strchr(b->unit, '/') && strcmp(b->unit, "ns") && strcmp(b->unit, "us");
+		ok(fits, "%s: unit %s fits its kind (%d)", b->id, b->unit, (int)b->kind);
+		ok(b->better == (b->kind == KIND_LATENCY ? BETTER_LOWER :
+				 b->kind == KIND_BANDWIDTH || b->kind == KIND_RATE ? BETTER_HIGHER : b->better),
+		   "%s: better is %s", b->id, b->better == BETTER_HIGHER ? "higher" : "lower");
+	}
 	free(sel);
 	return done_testing();
 }
