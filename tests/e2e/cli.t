@@ -75,6 +75,16 @@ f=$(ls "$TMP/cwd/results/" 2>/dev/null | head -n 1)
 check "saved as results/HOST-UTC.json" sh -c "echo '$f' | grep -Eq '^.+-[0-9]{8}T[0-9]{6}Z\\.json\$'"
 check "the default result reads back" sh -c "'$BAKEOFF' report '$TMP/cwd/results/$f' >/dev/null"
 
+# Three runs started at once in one directory: each keeps its result (the
+# name is claimed exclusively, the next free one taken).
+mkdir "$TMP/same"
+(cd "$TMP/same" && for k in 1 2 3; do "$BAKEOFF" run -q --quick --samples 3 proc.syscall.null \
+	>/dev/null 2>&1 & done; wait)
+check "three runs in the same second: three result files" [ "$(ls "$TMP/same/results" | wc -l)" = 3 ]
+for f in "$TMP"/same/results/*; do
+	check "$(basename "$f") holds a finished run" [ "$(jget "$f" 'bench("proc.syscall.null")->{status} . ($r->{run}{incomplete} ? " incomplete" : "")')" = ok ]
+done
+
 # Exit status 1 when a benchmark fails (a test-only benchmark of the test
 # build); the run goes on.
 TB=${BAKEOFF_TESTING:-}
