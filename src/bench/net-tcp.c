@@ -16,7 +16,6 @@
 #include "harness.h"
 #include "net/server.h"
 #include "result.h"
-#include "units.h"
 
 struct rep {
 	double real_s, user_s, sys_s, txb, rxb, txcalls, rxcalls;	/* this end */
@@ -94,6 +93,10 @@ static int tcpbw_op(void *state, struct long_run *lr)
 
 		if (s == 1)
 			break;
+		if (s == 2 && stopped) {	/* its RESULT, while we drain */
+			t->p.ctl = -1;
+			continue;
+		}
 		if (s == 2) {	/* the server speaks mid-test: an error */
 			if (net_client_result(ctx, &t->c, &res) == 0)
 				snprintf(ctx->reason, sizeof(ctx->reason), "the server ended the test early");
@@ -283,12 +286,11 @@ static int tcpbw_run(struct bench_ctx *ctx)
 	lo.op = tcpbw_op;
 	lo.time_based = t.time_based;
 	for (k = -1; k < o->nmsg_sizes; k++) {
-		char name[40], sz[24];
+		char name[40];
 
 		if (k >= 0) {
 			t.len = (size_t)o->msg_sizes[k];
-			fmt_size(sz, sizeof(sz), o->msg_sizes[k]);
-			snprintf(name, sizeof(name), "len=%s", sz);
+			snprintf(name, sizeof(name), "len=%llu", (unsigned long long)t.len);
 			lo.name = name;
 			lo.detail = 1;
 		}

@@ -24,6 +24,7 @@
 #include "server.h"
 
 static volatile sig_atomic_t term;
+static pid_t boss;	/* a session's listener: when it is gone, so is the session */
 static void on_term(int sig)
 {
 	(void)sig;
@@ -31,7 +32,7 @@ static void on_term(int sig)
 }
 static int terminated(void)
 {
-	return term;
+	return term || (boss && getppid() != boss);
 }
 
 struct session {
@@ -249,8 +250,8 @@ static int test_tcp_bw(struct test *t)
 		}
 		if (moved)
 			last = now;
-		if (now - last > PROTO_STALL_MS * 1000000ull || now - t->t0 > limit || term) {
-			fail(t, E_TIMEOUT, term ? "server stopping" : "stalled or over time");
+		if (now - last > PROTO_STALL_MS * 1000000ull || now - t->t0 > limit || terminated()) {
+			fail(t, E_TIMEOUT, terminated() ? "server stopping" : "stalled or over time");
 			goto out;
 		}
 	}
@@ -384,7 +385,7 @@ static int test_udp_bw(struct test *t)
 			fail(t, E_TIMEOUT, "no datagram and no STOP for %d s", PROTO_IDLE_MS / 1000);
 			goto out;
 		}
-		if (term) {
+		if (terminated()) {
 			fail(t, E_TIMEOUT, "server stopping");
 			goto out;
 		}
@@ -481,7 +482,7 @@ static int test_echo(struct test *t)
 
 		if (poll(pf, 2, 100) < 0 && errno != EINTR)
 			break;
-		if (term) {
+		if (terminated()) {
 			fail(t, E_TIMEOUT, "server stopping");
 			goto out;
 		}
@@ -557,34 +558,35 @@ out:
 
 /* ---- a session ---- */
 
-static void session(struct session *s)
+/* Returns 1 when a test ran (for --once). */
+static int session(struct session *s)
 {
+	int ran = 0;
 	const struct serve_cfg *cfg = s->cfg;
 	struct proto_msg m;
 	char err[160] = "";
 
 	if (proto_recv(s->ctl, &m, PROTO_HELLO_MS, err, sizeof(err)) < 0 || m.verb != PV_HELLO) {
-		send_err(s->ctl, strstr(err, "no message") ? E_TIMEOUT : E_BAD);
-		logf_(cfg, "%s refused: %s", s->who, m.verb != PV_HELLO && !err[0] ? "expected HELLO" :
-		      err);
-		return;
+		send_err(s->ctl, !err[0] ? E_STATE : strstr(err, "no message") ? E_TIMEOUT : E_BAD);
+		logf_(cfg, "%s refused: %s", s->who, !err[0] ? "expected HELLO" : err);
+		return 0;
 	}
 	if (m.num[PK_V] != PROTO_VERSION) {
 		send_err(s->ctl, E_VERSION);
 		logf_(cfg, "%s refused: protocol version %llu", s->who,
 		      (unsigned long long)m.num[PK_V]);
-		return;
+		return 0;
 	}
 	if (cfg->token && (!proto_has(&m, PK_TOKEN) || !net_secret_eq(m.str[PK_TOKEN], cfg->token))) {
 		send_err(s->ctl, E_TOKEN);
 		logf_(cfg, "%s refused: %s", s->who, proto_has(&m, PK_TOKEN) ? "wrong token" :
 		      "no token");
-		return;
+		return 0;
 	}
 	proto_init(&m, PV_OK);
 	proto_set(&m, PK_V, PROTO_VERSION);
 	if (proto_send(s->ctl, &m) < 0)
-		return;
+		return 0;
 	for (;;) {
 		struct test t;
 		int rc;
@@ -598,16 +600,17 @@ static void session(struct session *s)
 				send_err(s->ctl, strstr(err, "no message") ? E_TIMEOUT : E_BAD);
 				logf_(cfg, "%s dropped: %s", s->who, err);
 			}
-			return;
+			return ran;
 		}
 		if (t.req.verb == PV_BYE)
-			return;
+			return ran;
 		if (t.req.verb != PV_TEST) {
 			send_err(s->ctl, E_STATE);
 			logf_(cfg, "%s dropped: %s outside a test", s->who, proto_verb_name(t.req.verb));
-			return;
+			return ran;
 		}
 		t.kind = (int)t.req.num[PK_KIND];
+		ran = 1;
 		proto_init(&t.res, PV_RESULT);
 		if (t.kind == K_TCP_BW)
 			rc = test_tcp_bw(&t);
@@ -630,7 +633,7 @@ static void session(struct session *s)
 		      (double)t.res.num[PK_USEC] / 1e6, rc == 0 ? "ok" : "failed: ",
 		      rc == 0 ? "" : t.why);
 		if (rc < 0)
-			return;
+			return ran;
 	}
 }
 
@@ -639,16 +642,18 @@ static void session(struct session *s)
 #define MAX_CLIENTS 256
 static pid_t kids[MAX_CLIENTS];
 
-static void reap(int *nchild)
+/* Reap ended sessions; *tested is set when one of them ran a test. */
+static void reap(int *nchild, int *tested)
 {
 	pid_t pid;
-	int k;
+	int k, st;
 
-	while (*nchild > 0 && (pid = waitpid(-1, NULL, WNOHANG)) > 0)
+	while (*nchild > 0 && (pid = waitpid(-1, &st, WNOHANG)) > 0)
 		for (k = 0; k < MAX_CLIENTS; k++)
 			if (kids[k] == pid) {
 				kids[k] = 0;
 				(*nchild)--;
+				*tested |= WIFEXITED(st) && WEXITSTATUS(st) == 3;
 			}
 }
 
@@ -658,7 +663,7 @@ int net_serve(const struct serve_cfg *cfg, char *err, size_t en)
 	struct sigaction sa;
 	socklen_t sl = sizeof(ss);
 	char host[128], name[80];
-	int port, lfd, nchild = 0, served = 0;
+	int port, lfd, nchild = 0, tested = 0;
 
 	if (net_split(cfg->listen, PROTO_PORT, host, sizeof(host), &port, err, en) < 0 ||
 	    net_resolve(host, port, 1, SOCK_STREAM, &ss, &sl, err, en) < 0)
@@ -692,15 +697,16 @@ int net_serve(const struct serve_cfg *cfg, char *err, size_t en)
 		struct pollfd pf[2] = { { lfd, POLLIN, 0 }, { cfg->parent_fd, POLLIN, 0 } };
 		struct session s;
 		pid_t pid;
+		int k;
 
-		reap(&nchild);
-		if (cfg->once && served && nchild == 0)
+		reap(&nchild, &tested);
+		if (cfg->once && tested)
 			break;
 		if (poll(pf, cfg->parent_fd >= 0 ? 2 : 1, 200) <= 0)
 			continue;
 		if (cfg->parent_fd >= 0 && pf[1].revents)
 			break;	/* the run that started us is gone */
-		if (!pf[0].revents || (cfg->once && served))
+		if (!pf[0].revents)
 			continue;
 		memset(&s, 0, sizeof(s));
 		s.plen = sizeof(s.peer);
@@ -711,6 +717,12 @@ int net_serve(const struct serve_cfg *cfg, char *err, size_t en)
 		getsockname(s.ctl, (struct sockaddr *)&s.local, &s.llen);
 		net_addr_str((struct sockaddr *)&s.peer, s.who, sizeof(s.who));
 		s.cfg = cfg;
+		/* A session whose client just said BYE may still be exiting:
+		 * give it half a second before calling the house full. */
+		for (k = 0; k < 25 && nchild >= cfg->max_clients; k++) {
+			poll(NULL, 0, 20);
+			reap(&nchild, &tested);
+		}
 		if (nchild >= cfg->max_clients) {
 			net_set_nonblock(s.ctl, 1);
 			send_err(s.ctl, E_BUSY);
@@ -725,18 +737,16 @@ int net_serve(const struct serve_cfg *cfg, char *err, size_t en)
 			close(lfd);
 			if (cfg->parent_fd >= 0)
 				close(cfg->parent_fd);
-			session(&s);
+			boss = getppid();
+			k = session(&s);
 			close(s.ctl);
-			_exit(0);
+			_exit(k ? 3 : 0);
 		}
 		if (pid > 0) {
-			int k;
-
 			for (k = 0; k < MAX_CLIENTS && kids[k]; k++)
 				;
 			kids[k < MAX_CLIENTS ? k : 0] = pid;
 			nchild++;
-			served++;
 		} else {
 			send_err(s.ctl, E_BUSY);
 			logf_(cfg, "%s refused: fork: %s", s.who, strerror(errno));
@@ -753,7 +763,7 @@ int net_serve(const struct serve_cfg *cfg, char *err, size_t en)
 			if (kids[k])
 				kill(kids[k], SIGTERM);
 		while (nchild > 0 && net_now_ns() < end) {
-			reap(&nchild);
+			reap(&nchild, &tested);
 			if (nchild > 0)
 				poll(NULL, 0, 20);
 		}
