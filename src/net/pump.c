@@ -49,42 +49,42 @@ int net_pump_step(struct net_pump *p, uint64_t *moved)
 		/* A few calls per wake-up while the socket keeps up: fewer polls,
 		 * still one call per buffer. */
 		for (burst = 0; burst < 8 && !p->done[s]; burst++) {
-		if (p->tx[s]) {
-			size_t want = p->len;
+			if (p->tx[s]) {
+				size_t want = p->len;
 
-			if (p->tx_limit && p->tx_limit - p->bytes[s] < want)
-				want = (size_t)(p->tx_limit - p->bytes[s]);
-			w = send(p->fd[s], p->buf, want, MSG_DONTWAIT | MSG_NOSIGNAL);
-			if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
-				break;
-			if (w < 0) {
-				p->bad = s;
-				return -1;
-			}
-			p->txcalls++;
-			p->txb += (uint64_t)w;
-			p->bytes[s] += (uint64_t)w;
-			*moved += (uint64_t)w;
-			if (p->tx_limit && p->bytes[s] >= p->tx_limit) {
-				shutdown(p->fd[s], SHUT_WR);
-				p->done[s] = 1;
-			}
-		} else {
-			w = recv(p->fd[s], p->buf, p->len, MSG_DONTWAIT);
-			if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
-				break;
-			if (w < 0) {
-				p->bad = s;
-				return -1;
-			}
-			if (w == 0) {
-				p->done[s] = 1;
-				break;
-			}
-			p->rxcalls++;
-			p->rxb += (uint64_t)w;
-			p->bytes[s] += (uint64_t)w;
-			*moved += (uint64_t)w;
+				if (p->tx_limit && p->tx_limit - p->bytes[s] < want)
+					want = (size_t)(p->tx_limit - p->bytes[s]);
+				w = send(p->fd[s], p->buf, want, MSG_DONTWAIT | MSG_NOSIGNAL);
+				if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+					break;
+				if (w < 0) {
+					p->bad = s;
+					return -1;
+				}
+				p->txcalls++;
+				p->txb += (uint64_t)w;
+				p->bytes[s] += (uint64_t)w;
+				*moved += (uint64_t)w;
+				if (p->tx_limit && p->bytes[s] >= p->tx_limit) {
+					shutdown(p->fd[s], SHUT_WR);
+					p->done[s] = 1;
+				}
+			} else {
+				w = recv(p->fd[s], p->buf, p->len, MSG_DONTWAIT);
+				if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+					break;
+				if (w < 0) {
+					p->bad = s;
+					return -1;
+				}
+				if (w == 0) {
+					p->done[s] = 1;
+					break;
+				}
+				p->rxcalls++;
+				p->rxb += (uint64_t)w;
+				p->bytes[s] += (uint64_t)w;
+				*moved += (uint64_t)w;
 		}
 		}
 	}
