@@ -38,7 +38,8 @@ endif
 DEFS = -DBAKEOFF_CC='"$(CC)"' -DBAKEOFF_CFLAGS='"$(CFLAGS)"'
 ALL_CFLAGS = $(STD) $(WARN) $(CFLAGS) -Isrc -Isrc/core -MMD -MP
 
-LIB_SRC  = $(wildcard src/core/*.c) $(wildcard src/bench/*.c) $(wildcard src/report/*.c)
+LIB_SRC  = $(wildcard src/core/*.c) $(wildcard src/bench/*.c) $(wildcard src/report/*.c) \
+	   $(wildcard src/net/*.c)
 LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ = $(BUILD)/src/main.o
 UNIT_SRC = $(wildcard tests/unit/t-*.c)

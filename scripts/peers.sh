@@ -38,6 +38,41 @@ if have likwid-bench; then
 	rm -f "$TMP/lw"
 fi
 
+# ---- net: peers listen on loopback ports of their own (killed on exit) ----
+NETPORT=${PEERS_NET_PORT:-52101}
+NETSECS=${PEERS_NET_SECS:-3}
+net_pids=
+trap 'kill $net_pids 2>/dev/null; rm -rf "$TMP"' EXIT INT TERM
+if have iperf3; then
+	iperf3 -s -p "$NETPORT" >/dev/null 2>&1 &
+	net_pids="$net_pids $!"
+fi
+if have qperf; then
+	qperf --listen_port "$((NETPORT + 1))" >/dev/null 2>&1 &
+	net_pids="$net_pids $!"
+fi
+if have sockperf; then
+	sockperf server -i 127.0.0.1 -p "$((NETPORT + 2))" >/dev/null 2>&1 &
+	net_pids="$net_pids $!"
+fi
+sleep 0.5
+# iperf3 P: its receiver's rate in MB/s over NETSECS (iperf3 prints bits/s)
+iperf3_mbs() {
+	iperf3 -c 127.0.0.1 -p "$NETPORT" -t "$NETSECS" -P "$1" -J 2>/dev/null | perl -MJSON::PP -e '
+		local $/; my $j = eval { decode_json(<STDIN>) } or exit;
+		my $b = $j->{end}{sum_received}{bits_per_second}; printf "%.1f", $b / 8e6 if $b'
+}
+# qperf TEST: a round trip in us (qperf prints one-way latency, half a round trip)
+qperf_rtt() {
+	qperf -lp "$((NETPORT + 1))" -t "$NETSECS" 127.0.0.1 "$1" 2>/dev/null | awk '
+		/latency/ { v = $3; u = $4; if (u == "ns") v /= 1000; if (u == "ms") v *= 1000; printf "%.3f", 2 * v }'
+}
+# sockperf ping-pong (UDP): a round trip in us (it prints half of one)
+sockperf_rtt() {
+	sockperf ping-pong -i 127.0.0.1 -p "$((NETPORT + 2))" -t "$NETSECS" 2>/dev/null |
+		sed -n 's/.*Latency is \([0-9.]*\) usec.*/\1/p' | awk '{ printf "%.3f", 2 * $1 }'
+}
+
 # Values are appended as "KEY VALUE" lines to $TMP/vals; median() reads them.
 put() { [ -n "$2" ] && echo "$1 $2" >>"$TMP/vals"; }
 median() {
@@ -126,6 +161,24 @@ while [ "$r" -le "$ROUNDS" ]; do
 			--memory-total-size="$((MEM * 64))M" --memory-oper=$op --memory-access-mode=seq run 2>/dev/null |
 			sed -n 's/.*(\([0-9.]*\) MiB\/sec).*/\1/p' | mib2mb)"
 	done
+	# ---- net: loopback, the same duration and buffer length as the peers ----
+	bknet() {
+		_k=$1
+		shift
+		"$BAKEOFF" run -q --reps 1 --duration "${NETSECS}s" -o "$TMP/b.json" "$@" >/dev/null 2>"$TMP/err" ||
+			cat "$TMP/err"
+		bk "$TMP/b.json" "$_k" "$(eval echo \${$#})"
+		rm -f "$TMP/b.json"
+	}
+	bknet net.tcp.bw --buf-len 128k net.tcp.bw
+	have iperf3 && put iperf3.1 "$(iperf3_mbs 1)"
+	bknet net.tcp.bw2 --buf-len 128k --streams 2 net.tcp.bw
+	have iperf3 && put iperf3.2 "$(iperf3_mbs 2)"
+	bknet net.tcp.lat net.tcp.lat
+	have qperf && put qperf.tcp_lat "$(qperf_rtt tcp_lat)"
+	bknet net.udp.lat net.udp.lat
+	have qperf && put qperf.udp_lat "$(qperf_rtt udp_lat)"
+	have sockperf && put sockperf.udp "$(sockperf_rtt)"
 	r=$((r + 1))
 done
 
@@ -135,7 +188,7 @@ line() {
 	p=$(median "$4")
 	awk -v f="$1" -v id="$2" -v b="$b" -v cv="$(median "$2.cv")" -v tw="$(median "$2.tw")" \
 		-v u="$3" -v pn="$5" -v p="$p" -v why="$6" 'BEGIN {
-		sub(/^pin\./, "ipc.", id); sub(/pipe$/, "pipe.lat --pin", id)
+		sub(/^pin\./, "ipc.", id); sub(/pipe$/, "pipe.lat --pin", id); sub(/bw2$/, "bw --streams 2", id)
 		printf "%-24s %-18s %8.4g %-4s %5.1f%% %8.4g   %-36s ", f, id, b, u, cv, tw, pn
 		if (p == "")
 			printf "skipped: %s\n", why
@@ -158,10 +211,17 @@ line "STREAM copy" mem.stream.copy MB/s likwid.copy "likwid-bench -t copy (1 thr
 line "STREAM triad" mem.stream.triad MB/s likwid.triad "likwid-bench -t triad (1 thread)" "$WHY_LIKWID"
 line "sequential write" mem.bw.write MB/s sysbench.write "sysbench memory --memory-oper=write" "sysbench not installed (apt-get install sysbench)"
 line "sequential read" mem.bw.read MB/s sysbench.read "sysbench memory --memory-oper=read" "sysbench not installed"
+line "TCP loopback, 128 KiB" net.tcp.bw MB/s iperf3.1 "iperf3 -t $NETSECS (receiver)" "iperf3 not installed (apt-get install iperf3)"
+line "TCP loopback, 2 streams" net.tcp.bw2 MB/s iperf3.2 "iperf3 -P 2 (receiver)" "iperf3 not installed"
+line "TCP 1-byte round trip" net.tcp.lat us qperf.tcp_lat "qperf tcp_lat x 2" "qperf not installed (apt-get install qperf)"
+line "UDP 1-byte round trip" net.udp.lat us qperf.udp_lat "qperf udp_lat x 2" "qperf not installed"
+line "UDP round trip" net.udp.lat us sockperf.udp "sockperf ping-pong x 2 (14 B)" "sockperf not installed (apt-get install sockperf)"
 echo
 echo "Each figure is the median of $ROUNDS rounds. bakeoff: its figure (the median of its"
 echo "samples) and CV; mean: the same samples as total work / total time, the statistic the"
 echo "peers print. ratio = bakeoff / peer, mean = mean / peer, in the same unit"
 echo "(MB = 10^6 bytes; perf's GiB/s and mbw's and sysbench's MiB/s converted; likwid-bench's"
 echo "MByte/s converted to STREAM's bytes per element: x 16/16 for copy, x 24/32 for triad)."
+echo "Network (loopback, ${NETSECS} s each): iperf3's bits/s / 8e6 = MB/s; qperf and sockperf print"
+echo "one-way latency (half a round trip), doubled here to bakeoff's round trip."
 echo "docs/peers.md explains where and why the figures differ."

@@ -20,6 +20,7 @@
 #include "core/scratch.h"
 #include "core/sysinfo.h"
 #include "core/units.h"
+#include "net/server.h"
 #include "report/report.h"
 
 #define EXIT_FAILED 1
@@ -47,8 +48,9 @@ static const char *const help_main =
 	"verbs:\n"
 	"  run [BENCH...]     run benchmarks (all when none named); writes a result file\n"
 	"  list [BENCH...]    list benchmarks, their units and whether they can run here\n"
-	"  report FILE        print a result file again (text, json or lmbench format)\n"
+	"  report FILE        print a result file again (text, json, lmbench, ttcp)\n"
 	"  sysinfo            describe this machine as a result file would\n"
+	"  serve              be the network peer of `run net --peer HOST`\n"
 	"  version            print the version and how bakeoff was built\n"
 	"  help VERB          help on one verb (same as bakeoff VERB --help)\n"
 	"\n"
@@ -109,8 +111,8 @@ static const char *const help_report =
 	"usage: bakeoff report [--format FMT] [--all] FILE...\n"
 	"\n"
 	"Render result files again. FMT is text (the table the run printed, default),\n"
-	"json (one file, re-serialized) or lmbench (the lmbench 3 summary, one row\n"
-	"per file). --all adds to the text table every curve point and intermediate\n"
+	"json (one file, re-serialized), lmbench (the lmbench 3 summary, one row\n"
+	"per file) or ttcp (net.tcp.bw as ttcp -t and -r print it). --all adds to the text table every curve point and intermediate\n"
 	"figure (mem.lat's curve, proc.ctxsw's uncorrected times, ...).\n"
 	"A malformed, truncated or wrong-schema file exits 2 naming the byte offset.\n"
 	"FILE - reads standard input (bakeoff run -o - ... | bakeoff report -);\n"
@@ -121,6 +123,72 @@ static const char *const help_sysinfo =
 	"\n"
 	"Describe this machine: OS, kernel, CPU, caches, memory, virtualization and\n"
 	"how bakeoff was built. --json prints the \"host\" object of a result file.\n";
+
+/* ---- serve (net) ---- */
+static const char *const help_serve =
+	"usage: bakeoff serve [--listen ADDR[:PORT]] [--once] [--token SECRET]\n"
+	"                     [--max-clients N]\n"
+	"\n"
+	"Serve the network benchmarks of `bakeoff run net --peer HOST` (see\n"
+	"docs/protocol.md). One line per test served goes to stderr; SIGTERM or\n"
+	"SIGINT stops it cleanly.\n"
+	"\n"
+	"  --listen ADDR[:PORT]  numeric address to listen on (default 127.0.0.1:5511;\n"
+	"                        IPv6 as [::1]:5511; 0.0.0.0 exposes it to the network)\n"
+	"  --once                serve one client, then exit\n"
+	"  --token SECRET        refuse clients that do not present SECRET\n"
+	"                        (1 to 64 of A-Z a-z 0-9 . _ -)\n"
+	"  --max-clients N       sessions at once, 1 to 256 (default 4); more are refused\n"
+	"\n"
+	"Exit status: 0 stopped by a signal (or --once done), 2 bad usage or the\n"
+	"address cannot be listened on (in use, not local).\n";
+
+static int cmd_serve(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "listen", required_argument, NULL, 'l' }, { "once", no_argument, NULL, 'o' },
+		{ "token", required_argument, NULL, 't' }, { "max-clients", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	struct serve_cfg cfg = { "127.0.0.1:5511", NULL, 4, 0, stderr, -1, -1 };
+	char err[300];
+	long n;
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h': fputs(help_serve, stdout); return 0;
+		case 'l': cfg.listen = optarg; break;
+		case 'o': cfg.once = 1; break;
+		case 't':
+			if (!proto_word_ok(optarg))
+				return usage_error("invalid value for --token: expected 1 to 64 of "
+						   "A-Z a-z 0-9 . _ -");
+			cfg.token = optarg;
+			break;
+		case 'm':
+			if (parse_uint(optarg, 1, 256, &n) < 0)
+				return usage_error("invalid value '%s' for --max-clients: expected a "
+						   "whole number from 1 to 256", optarg);
+			cfg.max_clients = (int)n;
+			break;
+		case ':':
+			return usage_error("serve: option '%s' needs a value (see bakeoff serve --help)",
+					   argv[optind - 1]);
+		default:
+			return usage_error("serve: unknown option '%s' (see bakeoff serve --help)",
+					   argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return usage_error("serve: unexpected argument '%s'", argv[optind]);
+	setvbuf(stderr, NULL, _IOLBF, 0);
+	if (net_serve(&cfg, err, sizeof(err)) < 0)
+		return usage_error("%s", err);
+	return 0;
+}
 
 static const char *const help_help =
 	"usage: bakeoff help [VERB | BENCH]\n\nHelp on a verb (same as bakeoff VERB --help), or on one benchmark: what it\n"
@@ -135,6 +203,7 @@ static const struct {
 } helps[] = {
 	{ "run", NULL }, { "list", help_list }, { "report", help_report },
 	{ "sysinfo", help_sysinfo }, { "version", help_version }, { "help", help_help },
+	{ "serve", help_serve },
 	{ NULL, NULL },
 };
 
@@ -296,7 +365,7 @@ static int cmd_run(int argc, char **argv)
 	struct buf json = { 0 };
 	size_t i, k, total = 0, off;
 	uint64_t t0;
-	int rc, failed = 0, memory = 0, tty = isatty(STDERR_FILENO), to_stdout;
+	int rc, failed = 0, memory = 0, net = 0, tty = isatty(STDERR_FILENO), to_stdout;
 	const char *parent;
 
 	if ((rc = parse_run_args(argc, argv, &a)) != 0)
@@ -315,6 +384,13 @@ static int cmd_run(int argc, char **argv)
 		total += sel[i];
 		if (sel[i] && strcmp(registry[i]->group, "mem") == 0)
 			memory = 1;
+		net |= sel[i] && strcmp(registry[i]->group, "net") == 0;
+	}
+	/* net: the peer answers (or the run's own server is up) before anything
+	 * is measured; an unreachable peer or a refused token is a usage error. */
+	if (net && net_run_begin(&a.opt, err, sizeof(err)) < 0) {
+		free(sel);
+		return usage_error("%s", err);
 	}
 	sysinfo_read(&r.host);
 	/* Where the result goes is settled (and claimed) before anything is
@@ -363,6 +439,14 @@ static int cmd_run(int argc, char **argv)
 	for (i = 0; r.argv && i <= (size_t)argc && (r.argv[i] = strdup(i ? argv[i - 1] : "bakeoff"));
 	     i++)
 		r.argc++;
+	for (i = 1; r.argv && i < (size_t)r.argc; i++) {	/* net: no secret in the result */
+		int eq = strncmp(r.argv[i], "--token=", 8) == 0;
+
+		if (eq || (strcmp(r.argv[i], "--token") == 0 && ++i < (size_t)r.argc)) {
+			free(r.argv[i]);
+			r.argv[i] = strdup(eq ? "--token=(hidden)" : "(hidden)");
+		}
+	}
 	r.profile = strdup(a.quick ? "quick" : "standard");
 	utc_now(err, sizeof(err), "%Y-%m-%dT%H:%M:%SZ");
 	r.start_utc = strdup(err);
@@ -503,6 +587,9 @@ static int render(const char *format, struct result *rs, int n, int all, FILE *f
 		ptrs[k] = &rs[k];
 	if (strcmp(format, "lmbench") == 0) {
 		report_lmbench(ptrs, (size_t)n, f);
+	} else if (strcmp(format, "ttcp") == 0) {
+		for (k = 0; k < n; k++)
+			report_ttcp(ptrs[k], f);
 	} else if (strcmp(format, "json") == 0) {
 		struct buf b = { 0 };
 
@@ -548,8 +635,9 @@ static int cmd_report(int argc, char **argv)
 					   argv[optind - 1]);
 		}
 	}
-	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "lmbench"))
-		return usage_error("invalid value '%s' for --format: expected text, json or lmbench",
+	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "lmbench") &&
+	    strcmp(format, "ttcp"))
+		return usage_error("invalid value '%s' for --format: expected text, json, lmbench or ttcp",
 				   format);
 	n = argc - optind;
 	if (n < 1)
@@ -631,7 +719,8 @@ int main(int argc, char **argv)
 		int (*fn)(int, char **);
 	} verbs[] = {
 		{ "run", cmd_run }, { "list", cmd_list }, { "report", cmd_report },
-		{ "sysinfo", cmd_sysinfo }, { "version", cmd_version }, { NULL, NULL },
+		{ "sysinfo", cmd_sysinfo }, { "version", cmd_version }, { "serve", cmd_serve },
+		{ NULL, NULL },
 	};
 	int i;
 
@@ -663,12 +752,12 @@ int main(int argc, char **argv)
 		}
 		if (bench_help(argv[2]) == 0)
 			return 0;
-		return usage_error("help: '%s' is neither a verb (run list report sysinfo version help) "
+		return usage_error("help: '%s' is neither a verb (run list report sysinfo serve version help) "
 				   "nor a benchmark id (bakeoff list)", argv[2]);
 	}
 	for (i = 0; verbs[i].verb; i++)
 		if (strcmp(argv[1], verbs[i].verb) == 0)
 			return verbs[i].fn(argc - 1, argv + 1);
-	return usage_error("unknown verb '%s' (verbs: run list report sysinfo version; "
+	return usage_error("unknown verb '%s' (verbs: run list report sysinfo serve version; "
 			   "see bakeoff --help)", argv[1]);
 }

@@ -30,6 +30,19 @@ struct bench_opts {
 	int nprocs;
 	uint64_t ctx_sizes[BENCH_MAX_LIST];	/* --ctx-sizes */
 	int nctx_sizes;
+	/* net (src/bench/net-*.c, src/net/) */
+	const char *peer;		/* --peer HOST[:PORT] (set to the run's own server without it) */
+	const char *token;		/* --token: presented to the server */
+	int net_embedded;		/* the peer is the run's own loopback server */
+	int streams;			/* --streams: parallel TCP streams */
+	int reverse, bidir;		/* --reverse, --bidir */
+	uint64_t buf_len;		/* --buf-len: ttcp's -l */
+	int nbuf;			/* --nbuf: ttcp's -n */
+	uint64_t msg_sizes[BENCH_MAX_LIST];	/* --msg-sizes: net.tcp.bw's sweep */
+	int nmsg_sizes;
+	uint64_t rate;			/* --rate: UDP target, bits/s */
+	uint64_t udp_len;		/* --udp-len: datagram size */
+	/* end net */
 	const char *scratch;		/* the run's scratch directory (created by bakeoff) */
 	const struct sysinfo *host;	/* the host facts of the run (NULL: read them) */
 };

@@ -54,6 +54,29 @@ const struct optdef optdefs[] = {
 	  "proc.ctxsw", "context-switch working sets (up to 8)", RES_NONE, 0 },
 	{ "pin", OT_FLAG, OPT(pin), NULL, NULL, 0, 1, "proc.ctxsw,ipc.pipe.lat,ipc.unix.lat,ipc.fifo.lat",
 	  "pin context-switch rings and IPC latency pairs to one CPU", RES_NONE, 0 },
+	/* net: network benchmarks (src/bench/net-*.c) */
+	{ "peer", OT_STRING, OPT(peer), NULL, NULL, 1, 255, "net",
+	  "a running bakeoff serve: HOST, HOST:PORT or [IPV6]:PORT (port 5511 by default); "
+	  "without it the run starts its own server on 127.0.0.1", RES_NONE, 0 },
+	{ "token", OT_STRING, OPT(token), NULL, NULL, 1, 64, "net",
+	  "the secret the server was started with (bakeoff serve --token)", RES_NONE, 0 },
+	{ "streams", OT_UINT, OPT(streams), "1", NULL, 1, 64, "net.tcp.bw",
+	  "parallel TCP streams (iperf3 -P)", RES_NONE, 0 },
+	{ "reverse", OT_FLAG, OPT(reverse), NULL, NULL, 0, 1, "net.tcp.bw",
+	  "the server sends, the client receives (iperf3 -R)", RES_NONE, 0 },
+	{ "bidir", OT_FLAG, OPT(bidir), NULL, NULL, 0, 1, "net.tcp.bw",
+	  "both directions at once, --streams each way", RES_NONE, 0 },
+	{ "buf-len", OT_SIZE, OPT(buf_len), "8k", NULL, 1, 1 * MiB, "net.tcp.bw",
+	  "bytes per read or write call (ttcp -l)", RES_NONE, 0 },
+	{ "nbuf", OT_UINT, OPT(nbuf), "16384", "2048", 1, 1000000000, "net.tcp.bw",
+	  "buffers sent per stream and repetition (ttcp -n); --duration sends for a time instead",
+	  RES_NONE, 0 },
+	{ "msg-sizes", OT_SIZE_LIST, OPTL(msg_sizes, nmsg_sizes), NULL, NULL, 1, 1 * MiB,
+	  "net.tcp.bw", "also measure with these buffer lengths (a sweep, up to 8)", RES_NONE, 0 },
+	{ "rate", OT_RATE, OPT(rate), "100M", NULL, 1000, 100e9, "net.udp.bw",
+	  "UDP target rate in bits/s (iperf3 -b; k, M, G = 10^3, 10^6, 10^9)", RES_NONE, 0 },
+	{ "udp-len", OT_SIZE, OPT(udp_len), "1470", NULL, 32, 65000, "net.udp.bw",
+	  "UDP datagram payload (iperf3 -l)", RES_NONE, 0 },
 };
 const size_t noptdefs = sizeof(optdefs) / sizeof(optdefs[0]);
 
@@ -116,6 +139,13 @@ static void range_text(const struct optdef *d, char *out, size_t n)
 		snprintf(out, n, "a comma-separated list of up to 8 whole numbers from %.0f to %.0f",
 			 d->min, d->max);
 		break;
+	case OT_STRING:
+		snprintf(out, n, "text of %.0f to %.0f bytes", d->min, d->max);
+		break;
+	case OT_RATE:
+		snprintf(out, n, "a rate in bits/s from %.0f to %.0f (500k, 100M, 1.5G: k = 1000)",
+			 d->min, d->max);
+		break;
 	default:
 		snprintf(out, n, "a whole number from %.0f to %.0f", d->min, d->max);
 		break;
@@ -161,6 +191,30 @@ int opt_parse(const struct optdef *d, const char *val, struct harness_cfg *cfg,
 		cfg->ramp_ns = u;
 		cfg->warmup_reps = 0;
 		return 0;
+	case OT_STRING:
+		if (strlen(val) < d->min || strlen(val) > d->max)
+			break;
+		*(const char **)p = val;
+		return 0;
+	case OT_RATE: {
+		char *end;
+		double r;
+
+		errno = 0;
+		r = strtod(val, &end);
+		if (end == val || errno || r != r)
+			break;
+		if (*end == 'k' || *end == 'K')
+			r *= 1e3, end++;
+		else if (*end == 'M')
+			r *= 1e6, end++;
+		else if (*end == 'G')
+			r *= 1e9, end++;
+		if (*end || r < d->min || r > d->max)
+			break;
+		*(uint64_t *)p = (uint64_t)r;
+		return 0;
+	}
 	case OT_UINT_LIST:
 		if ((k = parse_uint_list(val, (long)d->min, (long)d->max, list, BENCH_MAX_LIST)) < 0)
 			break;
@@ -317,7 +371,8 @@ static void wrap(FILE *f, const char *text, int col)
 
 void opt_print_help(FILE *f, const struct bench *b)
 {
-	static const char *const meta[] = { "N", "SIZE", "DUR", "", "LIST", "LIST", "N|DUR" };
+	static const char *const meta[] = { "N", "SIZE", "DUR", "", "LIST", "LIST", "N|DUR", "TEXT",
+					     "RATE" };
 	size_t i;
 
 	for (i = 0; i < noptdefs; i++) {

@@ -20,6 +20,8 @@ enum opt_type {
 	OT_UINT_LIST,	/* "2,4,8" (long[BENCH_MAX_LIST] field, int count at off2) */
 	OT_SIZE_LIST,	/* "0,16k" (uint64_t[BENCH_MAX_LIST] field, int count at off2) */
 	OT_WARMUP,	/* a count (cfg.warmup_reps) or a duration (cfg.ramp_ns) */
+	OT_STRING,	/* text, at most 255 bytes (const char * field, pointing into argv) */
+	OT_RATE,	/* bits per second with a decimal suffix: 100M, 1.5G (uint64_t field) */
 };
 
 enum opt_target { IN_CFG, IN_OPT };	/* struct harness_cfg or struct bench_opts */

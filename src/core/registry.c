@@ -11,7 +11,9 @@ const struct bench *const registry[] = { BENCH_LIST(X) };
 const size_t registry_count = sizeof(registry) / sizeof(registry[0]);
 
 const struct personality personalities[] = {
-	{ "lmbench", "lmbench 3 summary", "proc,ipc,vm,mem,cpu", "lmbench" },
+	{ "lmbench", "lmbench 3 summary", "proc,ipc,vm,mem,cpu,net.tcp.lat,net.udp.lat,net.rpc.lat,"
+	  "net.tcp.connect,net.tcp.bw", "lmbench" },
+	{ "ttcp", "ttcp -t / -r", "net.tcp.bw", "ttcp" },
 	{ NULL, NULL, NULL, NULL },
 };
 

@@ -8,7 +8,7 @@
 
 /* One sub-list per family owner, so families can be added independently. */
 #define BENCH_LIST(X) BENCH_LIST_PROC(X) BENCH_LIST_IPC(X) BENCH_LIST_VM(X) \
-	BENCH_LIST_MEM(X) BENCH_LIST_CPU(X) BENCH_LIST_TEST(X)
+	BENCH_LIST_MEM(X) BENCH_LIST_CPU(X) BENCH_LIST_NET(X) BENCH_LIST_TEST(X)
 
 /* proc: system calls, signals, process creation, context switches (src/bench/proc-*.c) */
 #define BENCH_LIST_PROC(X) \
@@ -76,6 +76,15 @@
 	X(cpu_ops_double_mul) \
 	X(cpu_ops_double_div) \
 	X(cpu_mhz)
+
+/* net: TCP and UDP throughput and latency against bakeoff serve (src/bench/net-*.c) */
+#define BENCH_LIST_NET(X) \
+	X(net_tcp_bw) \
+	X(net_udp_bw) \
+	X(net_tcp_lat) \
+	X(net_udp_lat) \
+	X(net_rpc_lat) \
+	X(net_tcp_connect)
 
 /* test: only in the test build, bakeoff-testing (src/bench/test-harness.c) */
 #ifdef BAKEOFF_TESTING

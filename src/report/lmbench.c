@@ -183,9 +183,9 @@ static const struct section sections[] = {
 	    MET(" ", 5, "ipc.pipe.lat", "", T_US),
 	    MET(" ", 4, "ipc.unix.lat", "", T_US),
 	    MET(" ", 5, "net.udp.lat", "", T_US),
-	    MET(" ", 5, "net.rpc_udp.lat", "", T_US),
+	    MET(" ", 5, "net.rpc.lat", "udp", T_US),
 	    MET(" ", 5, "net.tcp.lat", "", T_US),
-	    MET(" ", 5, "net.rpc_tcp.lat", "", T_US),
+	    MET(" ", 5, "net.rpc.lat", "tcp", T_US),
 	    MET(" ", 4, "net.tcp.connect", "", T_US) } },
 	{ "File & VM system latencies",
 	  "File & VM system latencies in microseconds - smaller is better\n"

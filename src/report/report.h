@@ -10,6 +10,8 @@
 void report_text(const struct result *r, FILE *f, int all);
 /* lmbench 3 summary (scripts/getsummary layout): one row per result. */
 void report_lmbench(const struct result *const *rs, size_t n, FILE *f);
+/* net.tcp.bw in ttcp's -t / -r lines (ttcp.c). */
+void report_ttcp(const struct result *r, FILE *f);
 
 /* Escaping (escape.c). Every string a renderer takes from a result file —
  * host name, OS, kernel, CPU model, argv, titles, ids, metric names, units,

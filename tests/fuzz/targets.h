@@ -14,6 +14,7 @@
 #include <string.h>
 #include "buf.h"
 #include "json.h"
+#include "net/proto.h"
 #include "report/report.h"
 #include "result.h"
 #include "units.h"
@@ -105,6 +106,30 @@ static inline void fuzz_units(const uint8_t *data, size_t size)
 		    (isfinite(d) && !(fabs(back - d) <= fmax(fabs(d) * 5e-3, 5.0001e-4))))
 			abort();
 	}
+}
+
+/* The control protocol's parser (`bakeoff serve` runs it on every line a
+ * client sends): accept or refuse; what it accepts formats back to a line
+ * it accepts again, with the same verb, fields and values. */
+static inline void fuzz_proto(const uint8_t *data, size_t size)
+{
+	struct proto_msg m, back;
+	char err[128], line[PROTO_MAX_LINE + 1];
+	int n, k;
+
+	if (proto_parse((const char *)data, size, &m, err, sizeof(err)) < 0)
+		return;
+	if (size >= PROTO_MAX_LINE || (unsigned)m.verb >= PV__N)
+		abort();
+	n = proto_format(&m, line, sizeof(line));
+	if (n < 1 || n > PROTO_MAX_LINE || line[n - 1] != '\n' ||
+	    proto_parse(line, (size_t)n - 1, &back, err, sizeof(err)) < 0 ||
+	    back.verb != m.verb || back.has != m.has)
+		abort();
+	for (k = 0; k < PK__N; k++)
+		if (proto_has(&m, (enum proto_key)k) &&
+		    (strcmp(m.str[k], back.str[k]) != 0 || m.num[k] != back.num[k]))
+			abort();
 }
 
 #endif

@@ -97,9 +97,9 @@ static const struct colcheck colchecks[] = {
 	{ "*Local* Communication latencies", 4, "8.500", "Pipe: ipc.pipe.lat" },
 	{ "*Local* Communication latencies", 5, "9.50", "AF UNIX: ipc.unix.lat" },
 	{ "*Local* Communication latencies", 6, "10.50", "UDP: net.udp.lat" },
-	{ "*Local* Communication latencies", 7, "11.50", "RPC/UDP: net.rpc_udp.lat" },
+	{ "*Local* Communication latencies", 7, "11.50", "RPC/UDP: net.rpc.lat:udp" },
 	{ "*Local* Communication latencies", 8, "12.50", "TCP: net.tcp.lat" },
-	{ "*Local* Communication latencies", 9, "13.50", "RPC/TCP: net.rpc_tcp.lat" },
+	{ "*Local* Communication latencies", 9, "13.50", "RPC/TCP: net.rpc.lat:tcp" },
 	{ "*Local* Communication latencies", 10, "14.5", "TCP conn: net.tcp.connect" },
 	{ "File & VM system latencies", 3, "1000", "0K create: fs.create.0k (files/s -> us)" },
 	{ "File & VM system latencies", 4, "500.0", "0K delete: fs.delete.0k" },
@@ -172,9 +172,9 @@ static void gamma_result(struct result *g)
 	fig(g, "ipc.pipe.lat", "", "us", 8.5);
 	fig(g, "ipc.unix.lat", "", "us", 9.5);
 	fig(g, "net.udp.lat", "", "us", 10.5);
-	fig(g, "net.rpc_udp.lat", "", "us", 11.5);
+	fig(g, "net.rpc.lat", "udp", "us", 11.5);
 	fig(g, "net.tcp.lat", "", "us", 12.5);
-	fig(g, "net.rpc_tcp.lat", "", "us", 13.5);
+	fig(g, "net.rpc.lat", "tcp", "us", 13.5);
 	fig(g, "net.tcp.connect", "", "us", 14.5);
 	fig(g, "fs.create.0k", "", "files/s", 1000);
 	fig(g, "fs.delete.0k", "", "files/s", 2000);

@@ -1,0 +1,321 @@
+/* net-tcp.c — net.tcp.bw: TCP stream throughput, ttcp's measurement with
+ * iperf3's options. One repetition sends buf-len x nbuf bytes per stream
+ * (ttcp -l, -n), or streams for --duration; --streams N in parallel,
+ * --reverse (the server sends), --bidir (both ways at once), and a sweep of
+ * buffer lengths (--msg-sizes). All streams of a repetition run in one poll
+ * loop and are stopped together, so the aggregate covers a window in which
+ * every stream ran. The time runs from GO to the server's RESULT, which it
+ * sends once every stream has reached end of file: the figure is what the
+ * receiver counted; sender and receiver counts must agree or the test
+ * fails. Both ends report their CPU time, I/O calls and, where TCP_INFO
+ * exists, the sender's retransmits and smoothed RTT. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "harness.h"
+#include "net/server.h"
+#include "result.h"
+
+struct rep {
+	double real_s, user_s, sys_s, txb, rxb, txcalls, rxcalls;	/* this end */
+	double r_real_s, r_user_s, r_sys_s, r_txb, r_rxb, r_txcalls, r_rxcalls;	/* the server */
+	double retrans, rtt_us;
+	int info;
+};
+
+struct tcpbw {
+	struct bench_ctx *ctx;
+	struct net_client c;
+	struct net_pump p;
+	int streams, dir, time_based;
+	size_t len;
+	uint64_t total;		/* bytes a repetition moves (amount-based) */
+	struct rep *reps;
+	int nreps, cap;
+};
+
+static int tcpbw_prepare(void *state, struct long_run *lr)
+{
+	struct tcpbw *t = state;
+	struct bench_ctx *ctx = t->ctx;
+	struct proto_msg m;
+	int k, n;
+
+	(void)lr;
+	proto_init(&m, PV_TEST);
+	proto_set(&m, PK_KIND, K_TCP_BW);
+	proto_set(&m, PK_STREAMS, (uint64_t)t->streams);
+	proto_set(&m, PK_LEN, t->len);
+	proto_set(&m, PK_DIR, (uint64_t)t->dir);
+	if (t->time_based)
+		proto_set(&m, PK_MS, ctx->h->cfg.duration_ns / 1000000 + ctx->h->cfg.ramp_ns / 1000000 + 1);
+	if (net_client_test(ctx, &t->c, &m) < 0)
+		return -1;
+	memset(&t->p, 0, sizeof(t->p));
+	t->p.len = t->len;
+	n = t->dir == D_BIDIR ? 2 * t->streams : t->streams;
+	for (k = 0; k < n; k++) {
+		int tx = t->dir == D_SEND || (t->dir == D_BIDIR && k < t->streams);
+
+		t->p.fd[k] = net_client_data(ctx, &t->c, tx ? 's' : 'r', 0);
+		if (t->p.fd[k] < 0) {
+			t->p.n = k;
+			net_pump_close(&t->p);
+			return -1;
+		}
+		t->p.tx[k] = (char)tx;
+		t->p.n = k + 1;
+	}
+	t->p.ctl = t->c.ctl;
+	return 0;
+}
+
+static int tcpbw_op(void *state, struct long_run *lr)
+{
+	struct tcpbw *t = state;
+	struct bench_ctx *ctx = t->ctx;
+	struct proto_msg res;
+	struct rep r;
+	uint64_t t0, t1, u0, s0, u1, s1, last, moved;
+	int rc = -1, stopped = 0, k;
+	static char buf[1 << 20];
+
+	memset(&r, 0, sizeof(r));
+	t->p.buf = buf;
+	net_cpu_us(&u0, &s0);
+	t0 = last = long_now(lr);
+	if (net_client_say(ctx, &t->c, PV_GO) < 0)
+		goto out;
+	for (;;) {
+		int s = net_pump_step(&t->p, &moved), pr = 0;
+		uint64_t now = long_now(lr);
+
+		if (s == 1)
+			break;
+		if (s == 2 && stopped) {	/* its RESULT, while we drain */
+			t->p.ctl = -1;
+			continue;
+		}
+		if (s == 2) {	/* the server speaks mid-test: an error */
+			if (net_client_result(ctx, &t->c, &res) == 0)
+				snprintf(ctx->reason, sizeof(ctx->reason), "the server ended the test early");
+			goto out;
+		}
+		if (s < 0) {
+			snprintf(ctx->reason, sizeof(ctx->reason),
+				 "stream %d: %s (the server closed the connection mid-test?)",
+				 t->p.bad + 1, strerror(errno));
+			goto out;
+		}
+		if (moved) {
+			last = now;
+			pr = long_progress(lr, (double)moved);
+		} else if (net_client_should_stop()) {
+			pr = -1;
+		} else if (now - last > PROTO_STALL_MS * 1000000ull) {
+			snprintf(ctx->reason, sizeof(ctx->reason), "no data moved for %d s",
+				 PROTO_STALL_MS / 1000);
+			goto out;
+		}
+		if (pr < 0)
+			goto out;
+		if (!stopped && (pr == 1 || (!t->time_based && t->p.txb + t->p.rxb >= t->total))) {
+			/* Every stream stops at once: ours now, the server's on STOP. */
+			stopped = 1;
+			net_pump_stop_tx(&t->p);
+			if (t->dir != D_SEND && net_client_say(ctx, &t->c, PV_STOP) < 0)
+				goto out;
+		}
+	}
+	if (net_client_result(ctx, &t->c, &res) < 0)
+		goto out;
+	t1 = long_now(lr);
+	net_cpu_us(&u1, &s1);
+	if (res.num[PK_RX] != t->p.txb || res.num[PK_TX] != t->p.rxb) {
+		snprintf(ctx->reason, sizeof(ctx->reason),
+			 "counts differ: this end sent %llu and received %llu bytes, the server "
+			 "received %llu and sent %llu",
+			 (unsigned long long)t->p.txb, (unsigned long long)t->p.rxb,
+			 (unsigned long long)res.num[PK_RX], (unsigned long long)res.num[PK_TX]);
+		goto out;
+	}
+	r.real_s = (double)(t1 - t0) / 1e9;
+	r.user_s = (double)(u1 - u0) / 1e6;
+	r.sys_s = (double)(s1 - s0) / 1e6;
+	r.txb = (double)t->p.txb;
+	r.rxb = (double)t->p.rxb;
+	r.txcalls = (double)t->p.txcalls;
+	r.rxcalls = (double)t->p.rxcalls;
+	r.r_real_s = (double)res.num[PK_USEC] / 1e6;
+	r.r_user_s = (double)res.num[PK_USER_US] / 1e6;
+	r.r_sys_s = (double)res.num[PK_SYS_US] / 1e6;
+	r.r_txb = (double)res.num[PK_TX];
+	r.r_rxb = (double)res.num[PK_RX];
+	r.r_txcalls = (double)res.num[PK_TXCALLS];
+	r.r_rxcalls = (double)res.num[PK_RXCALLS];
+	/* The sender's view of the path: ours when we send, else the server's. */
+	if (t->dir == D_RECV) {
+		r.info = proto_has(&res, PK_RTT_US);
+		r.retrans = (double)res.num[PK_RETRANS];
+		r.rtt_us = (double)res.num[PK_RTT_US];
+	} else {
+		for (k = 0; k < t->p.n; k++) {
+			uint64_t re, rtt;
+
+			if (t->p.tx[k] && net_tcp_info(t->p.fd[k], &re, &rtt) == 0) {
+				r.info = 1;
+				r.retrans += (double)re;
+				r.rtt_us = (double)rtt;
+			}
+		}
+	}
+	if (t->nreps == t->cap) {
+		int cap = t->cap ? 2 * t->cap : 8;
+		struct rep *nr = realloc(t->reps, (size_t)cap * sizeof(*nr));
+
+		if (!nr) {
+			snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+			goto out;
+		}
+		t->reps = nr;
+		t->cap = cap;
+	}
+	t->reps[t->nreps++] = r;
+	rc = 0;
+out:
+	net_pump_close(&t->p);
+	return rc;
+}
+
+/* Sums over the timed repetitions (the last n recorded: warm-ups come
+ * first), as params: ttcp's figures for each end, CPU, TCP_INFO. */
+static void record(struct tcpbw *t, size_t n)
+{
+	struct bench_result *br = t->ctx->res;
+	struct rep s;
+	int k, info = 0;
+	const char *tr[2] = { "t_", "r_" };
+	char key[32];
+
+	memset(&s, 0, sizeof(s));
+	for (k = t->nreps - (int)n; k < t->nreps; k++) {
+		const struct rep *r = &t->reps[k];
+
+		s.real_s += r->real_s, s.user_s += r->user_s, s.sys_s += r->sys_s;
+		s.txb += r->txb, s.rxb += r->rxb, s.txcalls += r->txcalls, s.rxcalls += r->rxcalls;
+		s.r_real_s += r->r_real_s, s.r_user_s += r->r_user_s, s.r_sys_s += r->r_sys_s;
+		s.r_txcalls += r->r_txcalls, s.r_rxcalls += r->r_rxcalls;
+		s.retrans += r->retrans;
+		s.rtt_us = r->rtt_us;
+		info |= r->info;
+	}
+	result_param_num(br, "reps_summed", (double)n);
+	result_param_num(br, "local_real_s", s.real_s);
+	result_param_num(br, "local_user_s", s.user_s);
+	result_param_num(br, "local_sys_s", s.sys_s);
+	result_param_num(br, "local_cpu_pct", s.real_s > 0 ? 100 * (s.user_s + s.sys_s) / s.real_s : 0);
+	result_param_num(br, "remote_real_s", s.r_real_s);
+	result_param_num(br, "remote_user_s", s.r_user_s);
+	result_param_num(br, "remote_sys_s", s.r_sys_s);
+	result_param_num(br, "remote_cpu_pct",
+			 s.r_real_s > 0 ? 100 * (s.r_user_s + s.r_sys_s) / s.r_real_s : 0);
+	result_param_num(br, "bytes_sent", s.txb);
+	result_param_num(br, "bytes_received", s.rxb);
+	if (t->dir != D_BIDIR) {
+		/* ttcp's two ends: -t transmits, -r receives. */
+		int we_send = t->dir == D_SEND;
+
+		for (k = 0; k < 2; k++) {
+			int local = (k == 0) == we_send;
+
+			snprintf(key, sizeof(key), "%sbytes", tr[k]);
+			result_param_num(br, key, we_send ? s.txb : s.rxb);
+			snprintf(key, sizeof(key), "%scalls", tr[k]);
+			result_param_num(br, key, k == 0 ? (local ? s.txcalls : s.r_txcalls) :
+							   (local ? s.rxcalls : s.r_rxcalls));
+			snprintf(key, sizeof(key), "%sreal_s", tr[k]);
+			result_param_num(br, key, local ? s.real_s : s.r_real_s);
+			snprintf(key, sizeof(key), "%suser_s", tr[k]);
+			result_param_num(br, key, local ? s.user_s : s.r_user_s);
+			snprintf(key, sizeof(key), "%ssys_s", tr[k]);
+			result_param_num(br, key, local ? s.sys_s : s.r_sys_s);
+		}
+	}
+	if (info) {
+		result_param_num(br, "tcp_retransmits", s.retrans);
+		result_param_num(br, "tcp_rtt_us", s.rtt_us);
+	} else {
+		result_param_str(br, "tcp_info", "unsupported: no TCP_INFO on this OS");
+	}
+}
+
+static int tcpbw_run(struct bench_ctx *ctx)
+{
+	const struct bench_opts *o = ctx->opt;
+	struct tcpbw t;
+	struct long_op lo;
+	int rc = -1, k;
+
+	memset(&t, 0, sizeof(t));
+	t.ctx = ctx;
+	t.streams = o->streams > 0 ? o->streams : 1;
+	t.dir = o->bidir ? D_BIDIR : o->reverse ? D_RECV : D_SEND;
+	t.len = o->buf_len ? (size_t)o->buf_len : 8192;
+	t.time_based = ctx->h->cfg.duration_ns > 0;
+	if (o->bidir && o->reverse) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "--reverse and --bidir exclude each other");
+		return -1;
+	}
+	if (net_client_open(ctx, &t.c) < 0)
+		return -1;
+	net_client_params(ctx, &t.c);
+	result_param_num(ctx->res, "buflen", (double)t.len);
+	result_param_num(ctx->res, "nbuf", o->nbuf);
+	result_param_num(ctx->res, "streams", t.streams);
+	result_param_str(ctx->res, "direction", t.dir == D_BIDIR ? "bidirectional" :
+			 t.dir == D_RECV ? "reverse (server sends)" : "client sends");
+	result_param_str(ctx->res, "mode", t.time_based ? "duration" : "buflen x nbuf per stream");
+	memset(&lo, 0, sizeof(lo));
+	lo.name = "";
+	lo.unit = "MB/s";
+	lo.kind = KIND_BANDWIDTH;
+	lo.better = BETTER_HIGHER;
+	lo.state = &t;
+	lo.prepare = tcpbw_prepare;
+	lo.op = tcpbw_op;
+	lo.time_based = t.time_based;
+	for (k = -1; k < o->nmsg_sizes; k++) {
+		char name[40];
+
+		if (k >= 0) {
+			t.len = (size_t)o->msg_sizes[k];
+			snprintf(name, sizeof(name), "len=%llu", (unsigned long long)t.len);
+			lo.name = name;
+			lo.detail = 1;
+		}
+		/* ttcp -n counts buffers: the amount follows the buffer length. */
+		t.total = (uint64_t)t.len * (uint64_t)o->nbuf * (uint64_t)t.streams *
+			  (t.dir == D_BIDIR ? 2 : 1);
+		lo.total = (double)t.total;
+		if (harness_long(ctx, &lo, NULL) < 0)
+			goto out;
+		if (k < 0) {
+			const struct metric *m = result_metric(ctx->res, "");
+
+			record(&t, m ? m->nsamples : 0);
+		}
+	}
+	rc = 0;
+out:
+	net_pump_close(&t.p);
+	net_client_close(&t.c);
+	free(t.reps);
+	return rc;
+}
+
+const struct bench bench_net_tcp_bw = {
+	.id = "net.tcp.bw", .group = "net", .title = "TCP stream bandwidth (ttcp, iperf3)",
+	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH, .long_mode = 1,
+	.run = tcpbw_run,
+};
