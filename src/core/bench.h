@@ -11,7 +11,7 @@ enum better { BETTER_LOWER = 0, BETTER_HIGHER = 1 };
 enum bench_kind {
 	KIND_LATENCY,	/* time per operation, in the unit "ns", "us" or "ms" */
 	KIND_BANDWIDTH,	/* bytes_per_op / time per op, in "MB/s" (MB = 10^6 bytes) */
-	KIND_RATE,	/* operations per second, in "ops/s" (or "MHz" for 10^6 ops/s) */
+	KIND_RATE,	/* operations per second, in "ops/s" or "loops/s" (or "MHz", "Mops/s": 10^6 a second) */
 };
 
 #define BENCH_MAX_LIST 8
@@ -30,6 +30,9 @@ struct bench_opts {
 	int nctx_sizes;
 	const char *scratch;		/* the run's scratch directory (created by bakeoff) */
 	const struct sysinfo *host;	/* the host facts of the run (NULL: read them) */
+	/* cpu: workloads and scaling */
+	long copies[BENCH_MAX_LIST];	/* --copies: counts of copies for cpu.scaling */
+	int ncopies;			/* 0: 1, 2, 4, ... up to the online CPUs */
 };
 
 struct bench_result;

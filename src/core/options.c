@@ -54,6 +54,10 @@ const struct optdef optdefs[] = {
 	  "proc.ctxsw", "context-switch working sets (up to 8)", RES_NONE, 0 },
 	{ "pin", OT_FLAG, OPT(pin), NULL, NULL, 0, 1, "proc.ctxsw,ipc.pipe.lat,ipc.unix.lat,ipc.fifo.lat",
 	  "pin context-switch rings and IPC latency pairs to one CPU", RES_NONE, 0 },
+	/* cpu: workloads and scaling */
+	{ "copies", OT_UINT_LIST, OPTL(copies, ncopies), NULL, NULL, 1, 1024, "cpu.scaling",
+	  "counts of copies run at once (up to 8; default 1, 2, 4, ... up to the online CPUs)",
+	  RES_NONE, 0 },
 };
 const size_t noptdefs = sizeof(optdefs) / sizeof(optdefs[0]);
 
