@@ -19,6 +19,7 @@
 #include "core/result.h"
 #include "core/scratch.h"
 #include "core/sysinfo.h"
+#include "core/timecmd.h"
 #include "core/units.h"
 #include "report/report.h"
 
@@ -49,6 +50,7 @@ static const char *const help_main =
 	"  list [BENCH...]    list benchmarks, their units and whether they can run here\n"
 	"  report FILE        print a result file again (text, json or lmbench format)\n"
 	"  sysinfo            describe this machine as a result file would\n"
+	"  time -- COMMAND    time a command (csh time lines, medians, a result file)\n"
 	"  version            print the version and how bakeoff was built\n"
 	"  help VERB          help on one verb (same as bakeoff VERB --help)\n"
 	"\n"
@@ -109,8 +111,9 @@ static const char *const help_report =
 	"usage: bakeoff report [--format FMT] [--all] FILE...\n"
 	"\n"
 	"Render result files again. FMT is text (the table the run printed, default),\n"
-	"json (one file, re-serialized) or lmbench (the lmbench 3 summary, one row\n"
-	"per file). --all adds to the text table every curve point and intermediate\n"
+	"json (one file, re-serialized), lmbench (the lmbench 3 summary, one row\n"
+	"per file), dhrystone (cpu.int's two lines) or time (bakeoff time's csh\n"
+	"lines and table). --all adds to the text table every curve point and intermediate\n"
 	"figure (mem.lat's curve, proc.ctxsw's uncorrected times, ...).\n"
 	"A malformed, truncated or wrong-schema file exits 2 naming the byte offset.\n"
 	"FILE - reads standard input (bakeoff run -o - ... | bakeoff report -);\n"
@@ -135,6 +138,7 @@ static const struct {
 } helps[] = {
 	{ "run", NULL }, { "list", help_list }, { "report", help_report },
 	{ "sysinfo", help_sysinfo }, { "version", help_version }, { "help", help_help },
+	{ "time", timecmd_help },
 	{ NULL, NULL },
 };
 
@@ -503,6 +507,11 @@ static int render(const char *format, struct result *rs, int n, int all, FILE *f
 		ptrs[k] = &rs[k];
 	if (strcmp(format, "lmbench") == 0) {
 		report_lmbench(ptrs, (size_t)n, f);
+	} else if (strcmp(format, "dhrystone") == 0) {
+		report_dhrystone(ptrs, (size_t)n, f);
+	} else if (strcmp(format, "time") == 0) {
+		for (k = 0; k < n; k++)
+			report_time(&rs[k], f);
 	} else if (strcmp(format, "json") == 0) {
 		struct buf b = { 0 };
 
@@ -548,9 +557,10 @@ static int cmd_report(int argc, char **argv)
 					   argv[optind - 1]);
 		}
 	}
-	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "lmbench"))
-		return usage_error("invalid value '%s' for --format: expected text, json or lmbench",
-				   format);
+	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "lmbench") &&
+	    strcmp(format, "dhrystone") && strcmp(format, "time"))
+		return usage_error("invalid value '%s' for --format: expected text, json, lmbench, "
+				   "dhrystone or time", format);
 	n = argc - optind;
 	if (n < 1)
 		return usage_error("report: expected a result FILE (see bakeoff report --help)");
@@ -631,7 +641,8 @@ int main(int argc, char **argv)
 		int (*fn)(int, char **);
 	} verbs[] = {
 		{ "run", cmd_run }, { "list", cmd_list }, { "report", cmd_report },
-		{ "sysinfo", cmd_sysinfo }, { "version", cmd_version }, { NULL, NULL },
+		{ "sysinfo", cmd_sysinfo }, { "version", cmd_version }, { "time", timecmd_main },
+		{ NULL, NULL },
 	};
 	int i;
 
@@ -663,12 +674,12 @@ int main(int argc, char **argv)
 		}
 		if (bench_help(argv[2]) == 0)
 			return 0;
-		return usage_error("help: '%s' is neither a verb (run list report sysinfo version help) "
+		return usage_error("help: '%s' is neither a verb (run list report sysinfo version time help) "
 				   "nor a benchmark id (bakeoff list)", argv[2]);
 	}
 	for (i = 0; verbs[i].verb; i++)
 		if (strcmp(argv[1], verbs[i].verb) == 0)
 			return verbs[i].fn(argc - 1, argv + 1);
-	return usage_error("unknown verb '%s' (verbs: run list report sysinfo version; "
+	return usage_error("unknown verb '%s' (verbs: run list report sysinfo version time; "
 			   "see bakeoff --help)", argv[1]);
 }

@@ -12,6 +12,8 @@ const size_t registry_count = sizeof(registry) / sizeof(registry[0]);
 
 const struct personality personalities[] = {
 	{ "lmbench", "lmbench 3 summary", "proc,ipc,vm,mem,cpu", "lmbench" },
+	/* cpu: the bakeoff-int workload in Dhrystone 1.1's line shape */
+	{ "dhrystone", "bakeoff-int in Dhrystone's line shape", "cpu.int", "dhrystone" },
 	{ NULL, NULL, NULL, NULL },
 };
 
