@@ -26,10 +26,11 @@ check "cpu.scaling ran 1 and 2 copies" [ "$(jget "$R" 'bench("cpu.scaling")->{pa
 for w in int float; do
 	check "cpu.scaling $w/1 and $w/2 present, $w/2 with two copies' medians" \
 		[ -n "$(jget "$R" "metric('cpu.scaling', '$w/1') && scalar(@{metric('cpu.scaling', '$w/2')->{per_copy}}) == 2 ? 1 : undef")" ]
-	# Efficiency = aggregate / (2 x one copy): load can lower it, nothing
-	# can make two copies give much more than twice one.
-	check "cpu.scaling $w/2/eff is a plausible percentage" \
-		num_between "$(median "$R" cpu.scaling "$w/2/eff")" 1 130
+	# Efficiency = aggregate / (2 x one copy), the two measured at different
+	# moments: load on either side moves it either way, so only its sign and
+	# its arithmetic are checked.
+	check "cpu.scaling $w/2/eff is a positive percentage" \
+		num_between "$(median "$R" cpu.scaling "$w/2/eff")" 0.001 1e6
 	check "cpu.scaling $w/2/eff is the ratio of the medians" \
 		[ -n "$(jget "$R" "my \$e = metric('cpu.scaling', '$w/2/eff')->{median};
 			my \$r = 100 * metric('cpu.scaling', '$w/2')->{median} / (2 * metric('cpu.scaling', '$w/1')->{median});
