@@ -410,6 +410,15 @@ static int usage(const char *fmt, ...)
 	return 2;
 }
 
+static void utc_now(char *dst, size_t n, const char *fmt)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(dst, n, fmt, &tm);
+}
+
 enum { O_WARMUP = 256, O_PREPARE, O_CWD, O_IGNORE, O_SHOW, O_TIMEOUT };
 
 int timecmd_main(int argc, char **argv)
@@ -505,11 +514,8 @@ int timecmd_main(int argc, char **argv)
 			host[i] = '_';
 	if (!to_stdout) {
 		char stamp[32];
-		time_t now = time(NULL);
-		struct tm tm;
 
-		gmtime_r(&now, &tm);
-		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+		utc_now(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ");
 		if (output)
 			snprintf(path, sizeof(path), "%s", output);
 		else if (mkdir("results", 0755) < 0 && errno != EEXIST)
@@ -547,13 +553,7 @@ int timecmd_main(int argc, char **argv)
 	for (i = 0; r.argv && i <= argc && (r.argv[i] = strdup(i ? argv[i - 1] : "bakeoff")); i++)
 		r.argc++;
 	r.profile = strdup("time");
-	{
-		time_t now = time(NULL);
-		struct tm tm;
-
-		gmtime_r(&now, &tm);
-		strftime(err, sizeof(err), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	}
+	utc_now(err, sizeof(err), "%Y-%m-%dT%H:%M:%SZ");
 	r.start_utc = strdup(err);
 	r.parallel = 1;
 	r.clock = h.clk;
