@@ -70,8 +70,24 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbakeoff.a
 
 unit: $(UNIT_BIN)
 
-check: $(BINPATH) $(UNIT_BIN)
-	BAKEOFF=./$(BINPATH) BUILD=$(BUILD) $(PROVE) --exec '' $(UNIT_BIN) $(E2E)
+# The test build: the same program plus the test-only benchmarks of
+# src/bench/test-harness.c (a crash, a hang, Ctrl-C ignored, ...).
+TESTING_OBJ = $(BUILD)/testing/registry.o $(BUILD)/testing/test-harness.o
+$(BUILD)/testing/%.o: src/core/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (testing)"
+	$(Q)$(CC) $(ALL_CFLAGS) -DBAKEOFF_TESTING -c -o $@ $<
+$(BUILD)/testing/%.o: src/bench/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $< (testing)"
+	$(Q)$(CC) $(ALL_CFLAGS) -DBAKEOFF_TESTING -c -o $@ $<
+$(BUILD)/bakeoff-testing: $(MAIN_OBJ) $(TESTING_OBJ) $(BUILD)/libbakeoff.a
+	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+check: $(BINPATH) $(BUILD)/bakeoff-testing $(UNIT_BIN)
+	BAKEOFF=./$(BINPATH) BAKEOFF_TESTING=./$(BUILD)/bakeoff-testing BUILD=$(BUILD) \
+		$(PROVE) --exec '' $(UNIT_BIN) $(E2E)
 
 SAN = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 sanitize:
@@ -127,4 +143,4 @@ clean:
 	rm -rf build build-san build-generic build-fuzz bakeoff
 
 .PHONY: all unit check sanitize generic fuzz fuzz-bins peers install clean
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BIN:=.d) $(TESTING_OBJ:.o=.d)

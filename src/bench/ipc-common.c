@@ -191,9 +191,13 @@ int ipc_roundtrip_op(void *state, uint64_t n)
 	ssize_t r;
 
 	for (i = 0; i < n; i++) {
-		if ((r = write(s->wfd, &c, 1)) != 1)
+		while ((r = write(s->wfd, &c, 1)) < 0 && harness_retry())
+			;
+		if (r != 1)
 			return io_failed(s, "write", r);
-		if ((r = read(s->rfd, &c, 1)) != 1)
+		while ((r = read(s->rfd, &c, 1)) < 0 && harness_retry())
+			;
+		if (r != 1)
 			return io_failed(s, "read", r);
 		acc += (unsigned char)c;
 	}
@@ -209,6 +213,8 @@ int ipc_stream_op(void *state, uint64_t n)
 
 	while (left > 0) {
 		r = read(s->rfd, s->buf, left < s->msg ? (size_t)left : s->msg);
+		if (r < 0 && harness_retry())
+			continue;
 		if (r <= 0)
 			return io_failed(s, "read", r);
 		left -= (uint64_t)r;

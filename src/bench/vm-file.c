@@ -201,7 +201,8 @@ int vm_file_create(struct bench_ctx *ctx, const char *tag, char *path, size_t pa
 
 		if (interrupted(ctx))
 			goto fail;
-		r = write(fd, buf, k);
+		while ((r = write(fd, buf, k)) < 0 && harness_retry())
+			;
 		if (r <= 0) {
 			snprintf(ctx->reason, sizeof(ctx->reason), "write %s: %s", path,
 				 r < 0 ? strerror(errno) : "no progress");
@@ -224,7 +225,8 @@ int vm_file_create(struct bench_ctx *ctx, const char *tag, char *path, size_t pa
 	for (off = 0; off < bytes; off += (size_t)r) {
 		if (interrupted(ctx))
 			goto fail;
-		r = read(fd, buf, VM_BLOCK);
+		while ((r = read(fd, buf, VM_BLOCK)) < 0 && harness_retry())
+			;
 		if (r <= 0) {
 			snprintf(ctx->reason, sizeof(ctx->reason), "read %s: %s", path,
 				 r < 0 ? strerror(errno) : "short file");
@@ -351,7 +353,8 @@ static int rd_op(void *state, uint64_t n)
 				errno = EINTR;
 				return -1;
 			}
-			r = read(s->fd, s->buf, want);
+			while ((r = read(s->fd, s->buf, want)) < 0 && harness_retry())
+				;
 			if (r <= 0) {
 				if (r == 0)
 					errno = EIO;

@@ -63,7 +63,9 @@ static void close_interval(struct long_run *lr, uint64_t now)
 {
 	double amount = lr->amount - lr->iv_amount0;
 
-	if (now <= lr->iv_t0)
+	/* At the end of a repetition, a sliver just after the last interval
+	 * closed is not an interval of its own. */
+	if (now <= lr->iv_t0 || (amount <= 0 && now - lr->iv_t0 < lr->cfg->interval_ns / 2))
 		return;
 	if (lr->niv == lr->cap) {
 		size_t cap = lr->cap ? 2 * lr->cap : 64;
@@ -145,6 +147,8 @@ int long_progress(struct long_run *lr, double amount)
 	if (now - lr->last_arm >= REARM_NS) {
 		harness_arm(lr->ctx->h);	/* progress is a sign of life */
 		lr->last_arm = now;
+		if (harness_orphaned())
+			return lr->stop = -1;
 	}
 	if (scratch_interrupted() || harness_timed_out())
 		return lr->stop = -1;

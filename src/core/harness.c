@@ -9,8 +9,9 @@
  * taken; more are added, up to max_samples and the time budget, while the
  * 95% CI of the median is wider than ci_target of the median.
  *
- * --parallel N forks N copies of the whole benchmark; they line up on a
- * pipe barrier just before their first timed sample, then each sends its
+ * --parallel N forks N copies of the whole benchmark; they measure in
+ * lockstep (one calibration, a common start, a cooldown: see conduct()),
+ * then each sends its
  * bench_result back as JSON, and the parent aggregates (throughputs in
  * units per second add, other figures average, each copy's median is kept). */
 #include <errno.h>
@@ -27,13 +28,12 @@
 #include <unistd.h>
 #include "harness.h"
 #include "json.h"
+#include "os.h"
 #include "scratch.h"
 #include "sysinfo.h"
 
 volatile uint64_t bench_sink;
 
-/* The barrier of a parallel copy: -1 when not a copy or already passed. */
-static int barrier_ready_fd = -1, barrier_go_fd = -1;
 
 void harness_default_cfg(struct harness_cfg *cfg)
 {
@@ -98,6 +98,11 @@ void harness_disarm(void)
 int harness_timed_out(void)
 {
 	return timed_out;
+}
+
+int harness_retry(void)
+{
+	return errno == EINTR && !timed_out && !scratch_interrupted();
 }
 
 static int null_op(void *state, uint64_t n)
@@ -176,7 +181,7 @@ static int op_failed(struct bench_ctx *ctx, int err)
 	if (timed_out)
 		snprintf(ctx->reason, sizeof(ctx->reason),
 			 "timed out: an operation took longer than --op-timeout %.3g s", timeout_s);
-	else if (scratch_interrupted() || err == EINTR)
+	else if (scratch_interrupted())
 		snprintf(ctx->reason, sizeof(ctx->reason), "interrupted");
 	else if (!ctx->reason[0] && err)
 		snprintf(ctx->reason, sizeof(ctx->reason), "operation failed: %s",
@@ -186,29 +191,138 @@ static int op_failed(struct bench_ctx *ctx, int err)
 	return -1;
 }
 
-/* A parallel copy says it is ready and waits for the start. The ready end
- * is closed at once, so the parent sees EOF if every copy is gone; the go
- * end reaching EOF without a byte means the parent gave up: fail. */
-static int barrier_pass(struct bench_ctx *ctx)
+/* ---- --parallel: the copies measure in lockstep ----
+ *
+ * Each copy has a control channel to the parent (two pipes) carrying
+ * 16-byte messages. For every measurement, a copy that has calibrated
+ * sends R with its iteration count and waits for G with the largest count
+ * of all copies, so every copy's samples are the same work and start
+ * together. A copy done with its samples sends D and keeps running the same
+ * work, untimed, until S says every copy is done (lmbench's cooldown), so
+ * no copy measures while another has stopped: the figures are taken over
+ * the window in which all copies ran. A copy that has ended drops out of
+ * the lockstep; the aggregate then fails. */
+struct ctl_msg {
+	char type;	/* 'R' ready, 'G' go, 'D' done, 'S' stop */
+	char pad[7];
+	uint64_t n;
+};
+
+static int ctl_out = -1, ctl_in = -1;	/* a copy's channel; -1 when not a copy */
+
+static int ctl_send(int fd, char type, uint64_t n)
 {
-	char c = 'r';
+	struct ctl_msg m = { type, { 0 }, n };
 	ssize_t r;
 
-	if (barrier_ready_fd < 0)
-		return 0;
-	r = write(barrier_ready_fd, &c, 1);
-	close(barrier_ready_fd);
-	barrier_ready_fd = -1;
-	while (r == 1 && (r = read(barrier_go_fd, &c, 1)) < 0 && errno == EINTR &&
-	       !scratch_interrupted())
+	while ((r = write(fd, &m, sizeof(m))) < 0 && errno == EINTR && !scratch_interrupted())
 		;
-	close(barrier_go_fd);
-	barrier_go_fd = -1;
-	if (r != 1) {
+	return r == (ssize_t)sizeof(m) ? 0 : -1;
+}
+
+/* 1 with a message, 0 at end of file or on error (or interrupted). */
+static int ctl_recv(int fd, struct ctl_msg *m)
+{
+	ssize_t r;
+
+	while ((r = read(fd, m, sizeof(*m))) < 0 && errno == EINTR && !scratch_interrupted())
+		;
+	return r == (ssize_t)sizeof(*m);
+}
+
+/* A copy at the start line: agree on n with the other copies. */
+static int copies_start(struct bench_ctx *ctx, uint64_t *n)
+{
+	struct ctl_msg m;
+
+	if (ctl_out < 0)
+		return 0;
+	if (ctl_send(ctl_out, 'R', *n) < 0 || !ctl_recv(ctl_in, &m) || m.type != 'G') {
 		snprintf(ctx->reason, sizeof(ctx->reason), "parallel start aborted");
 		return -1;
 	}
+	*n = m.n;
 	return 0;
+}
+
+/* A copy at the finish line: keep the work going until all are done. */
+static void copies_finish(const struct measure *me, uint64_t n)
+{
+	struct pollfd p = { -1, POLLIN, 0 };
+	struct ctl_msg m;
+
+	if (ctl_out < 0 || ctl_send(ctl_out, 'D', 0) < 0)
+		return;
+	p.fd = ctl_in;
+	while (!scratch_interrupted() && poll(&p, 1, 0) == 0)
+		if (me->op(me->state, n) < 0)
+			break;
+	ctl_recv(ctl_in, &m);	/* S, or the parent is gone */
+}
+
+/* The parent's side: release each phase once every copy still running has
+ * reached it, until every copy has closed its channel. */
+static void conduct(int n, const int *in, const int *out, const pid_t *pid)
+{
+	struct pollfd *p = calloc((size_t)n, sizeof(*p));
+	char *at = calloc((size_t)n, 1);	/* 0 running, R, D, or E ended */
+	uint64_t *want = calloc((size_t)n, sizeof(uint64_t));
+	int c, ended = 0, stopped = 0;
+
+	if (!p || !at || !want)
+		goto out;
+	while (ended < n) {
+		int nr = 0, nd = 0, live = 0, k = 0;
+		uint64_t most = 0;
+		struct ctl_msg m;
+
+		for (c = 0; c < n; c++)
+			if (at[c] != 'E')
+				p[k].fd = in[c], p[k].events = POLLIN, p[k++].revents = 0;
+		poll(p, (nfds_t)k, 100);
+		if (scratch_interrupted() && !stopped) {
+			for (c = 0; c < n; c++)
+				if (pid[c] > 0)
+					kill(pid[c], SIGTERM);
+			stopped = 1;
+		}
+		for (c = 0, k = 0; c < n; c++) {
+			if (at[c] == 'E')
+				continue;
+			if (p[k++].revents) {
+				if (ctl_recv(in[c], &m) && (m.type == 'R' || m.type == 'D')) {
+					at[c] = m.type;
+					want[c] = m.n;
+				} else {
+					at[c] = 'E';
+					ended++;
+				}
+			}
+		}
+		for (c = 0; c < n; c++) {
+			live += at[c] != 'E';
+			nr += at[c] == 'R';
+			nd += at[c] == 'D';
+			if (at[c] == 'R' && want[c] > most)
+				most = want[c];
+		}
+		if (nr && nr + nd == live) {
+			for (c = 0; c < n; c++)
+				if (at[c] == 'R') {
+					ctl_send(out[c], 'G', most);
+					at[c] = 0;
+				}
+		} else if (nd && nd == live) {
+			for (c = 0; c < n; c++) {
+				ctl_send(out[c], 'S', 0);
+				at[c] = 0;
+			}
+		}
+	}
+out:
+	free(p);
+	free(at);
+	free(want);
 }
 
 /* One timed call op(state, n); -1 with ctx->reason set when it failed or a
@@ -296,11 +410,11 @@ int harness_measure(struct bench_ctx *ctx, const struct measure *m, double *medi
 		mult = mult < 2 ? 2 : mult > 100 ? 100 : mult;
 		n = (uint64_t)ceil((double)n * mult);
 	}
-	if (barrier_pass(ctx) < 0)
+	if (copies_start(ctx, &n) < 0)
 		goto out;
 	over = h->clk.cost_ns + (double)n * loop;
 	harness_cpu(&cpu0);
-	start = cfg->now();
+	/* The budget counts from the start of calibration: both together. */
 	for (k = 0; k < cap; k++) {
 		double r, c;
 
@@ -325,6 +439,7 @@ int harness_measure(struct bench_ctx *ctx, const struct measure *m, double *medi
 	if (k == cap)
 		k--;
 	k++;
+	copies_finish(m, n);
 	/* A median per-op time that is almost all overhead is not a result. */
 	stats_compute(raw, (size_t)k, &st);
 	raw_med = st.median;
@@ -392,14 +507,14 @@ int harness_fork(void)
 
 	/* Children only ever _exit(), so stdio buffers need no flush here (and
 	 * none is timed by proc.fork.*); they must not hold a parallel copy's
-	 * barrier open either. */
+	 * control channel open either. */
 	if (pid == 0) {
 		scratch_signals_default();
-		if (barrier_ready_fd >= 0)
-			close(barrier_ready_fd);
-		if (barrier_go_fd >= 0)
-			close(barrier_go_fd);
-		barrier_ready_fd = barrier_go_fd = -1;
+		if (ctl_out >= 0)
+			close(ctl_out);
+		if (ctl_in >= 0)
+			close(ctl_in);
+		ctl_out = ctl_in = -1;
 	}
 	return pid;
 }
@@ -510,6 +625,17 @@ static void aggregate(struct bench_result *br, struct bench_result *copies, int 
 			m->detail = m0->detail;
 			m->note = m0->note ? strdup(m0->note) : NULL;
 			m->derived = m0->derived ? strdup(m0->derived) : NULL;
+			/* per-op times of copy 0; CPU of all copies over the longest phase */
+			m->raw_ns = m0->raw_ns;
+			m->op_ns = m0->op_ns;
+			for (c = 0; c < n; c++) {
+				const struct metric *mc = result_metric(&copies[c], m0->name);
+
+				m->cpu_user_s += mc->cpu_user_s;
+				m->cpu_sys_s += mc->cpu_sys_s;
+				if (mc->cpu_wall_s > m->cpu_wall_s)
+					m->cpu_wall_s = mc->cpu_wall_s;
+			}
 			m->per_copy = per;
 			m->ncopies = (size_t)n;
 			per = NULL;
@@ -534,70 +660,64 @@ static void stop_copies(const pid_t *pid, int n)
 static void run_parallel(struct harness *h, const struct bench *b, const struct bench_opts *opt,
 			 struct bench_result *br)
 {
-	int n = opt->parallel, c, ready[2] = { -1, -1 }, go[2] = { -1, -1 }, *res = calloc((size_t)n, sizeof(int));
+	int n = opt->parallel, c, started = 0;
+	int *res = calloc((size_t)n, sizeof(int)), *in = calloc((size_t)n, sizeof(int)),
+	    *out = calloc((size_t)n, sizeof(int));
 	pid_t *pid = calloc((size_t)n, sizeof(pid_t));
 	struct bench_result *copies = calloc((size_t)n, sizeof(*copies));
 	struct buf text = { 0 };
-	char ch[64];
-	int got = 0;
+	char ch[4096];
 
-	if (!res || !pid || !copies || pipe(ready) < 0 || pipe(go) < 0) {
-		result_set_status(br, ST_FAILED, "cannot set up parallel copies");
+	if (!res || !in || !out || !pid || !copies) {
+		result_set_status(br, ST_FAILED, "cannot set up parallel copies: out of memory");
 		goto out;
 	}
 	for (c = 0; c < n; c++) {
-		int rp[2];
+		int rp[2], up[2], down[2];
 
-		res[c] = -1;
-		if (pipe(rp) < 0) {
-			result_set_status(br, ST_FAILED, "pipe for a parallel copy failed");
-			n = c;
-			goto reap;
+		if (pipe(rp) < 0 || pipe(up) < 0 || pipe(down) < 0) {
+			result_set_status(br, ST_FAILED, "pipes for a parallel copy failed");
+			break;
 		}
 		if ((pid[c] = harness_fork()) < 0) {
 			result_set_status(br, ST_FAILED, "fork of a parallel copy failed");
-			close(rp[0]);
-			close(rp[1]);
-			n = c;
-			goto reap;
+			close(rp[0]), close(rp[1]), close(up[0]), close(up[1]), close(down[0]), close(down[1]);
+			break;
 		}
 		if (pid[c] == 0) {
 			struct bench_result mine = { 0 };
+			int k;
 
+			for (k = 0; k < c; k++)	/* the other copies' channels */
+				close(res[k]), close(in[k]), close(out[k]);
 			close(rp[0]);
-			close(ready[0]);
-			close(go[1]);
-			barrier_ready_fd = ready[1];
-			barrier_go_fd = go[0];
+			close(up[0]);
+			close(down[1]);
+			ctl_out = up[1];
+			ctl_in = down[0];
 			mine.id = br->id;
 			mine.group = br->group;
 			mine.title = br->title;
 			run_single(h, b, opt, &mine);
+			close(ctl_out);	/* before the result: the parent waits for this */
+			close(ctl_in);
 			_exit(result_bench_to_fd(&mine, rp[1]) < 0 ? 3 : 0);
 		}
 		close(rp[1]);
+		close(up[1]);
+		close(down[0]);
 		res[c] = rp[0];
+		in[c] = up[0];
+		out[c] = down[1];
+		started++;
 	}
-	close(ready[1]);
-	close(go[0]);
-	ready[1] = go[0] = -1;
-	/* Release everyone together once all copies are ready (a copy that
-	 * failed before the barrier closes its end without a byte: EOF). */
-	while (got < n && !scratch_interrupted()) {
-		ssize_t r = read(ready[0], ch, sizeof(ch));
-
-		if (r > 0)
-			got += (int)r;
-		else if (r == 0 || errno != EINTR)
-			break;
+	if (started == n)
+		conduct(n, in, out, pid);
+	for (c = 0; c < started; c++) {	/* a copy still waiting sees EOF and gives up */
+		close(in[c]);
+		close(out[c]);
 	}
-	if (scratch_interrupted())
-		stop_copies(pid, n);
-	else
-		for (c = 0; c < got; c++)
-			if (write(go[1], "g", 1) < 0)
-				break;
-	for (c = 0; c < n; c++) {
+	for (c = 0; c < started; c++) {
 		ssize_t r;
 
 		text.len = 0;
@@ -605,35 +725,25 @@ static void run_parallel(struct harness *h, const struct bench *b, const struct 
 			if (r > 0)
 				buf_add(&text, ch, (size_t)r);
 			else if (scratch_interrupted())
-				stop_copies(pid, n);
+				stop_copies(pid, started);
 		}
+		close(res[c]);
 		copies[c].id = NULL;
 		if (text.len == 0 || result_bench_from_text(text.p, text.len, &copies[c]) < 0)
 			result_set_status(&copies[c], ST_FAILED, "a parallel copy died");
 	}
-	aggregate(br, copies, n);
+	for (c = 0; c < started; c++)
+		waitpid(pid[c], NULL, 0);
+	if (started == n)
+		aggregate(br, copies, n);
 	if (scratch_interrupted())
 		result_set_status(br, ST_INTERRUPTED, "interrupted");
-reap:
-	/* Copies still waiting at the barrier see EOF and give up. */
-	if (go[1] >= 0)
-		close(go[1]);
-	go[1] = -1;
-	for (c = 0; c < n; c++) {
-		if (res[c] >= 0)
-			close(res[c]);
-		waitpid(pid[c], NULL, 0);
-	}
-	for (c = 0; c < n; c++)
+	for (c = 0; c < started; c++)
 		result_bench_free(&copies[c]);
 out:
-	for (c = 0; c < 2; c++) {
-		if (ready[c] >= 0)
-			close(ready[c]);
-		if (go[c] >= 0)
-			close(go[c]);
-	}
 	free(res);
+	free(in);
+	free(out);
 	free(pid);
 	free(copies);
 	buf_free(&text);
@@ -659,6 +769,13 @@ void harness_run_bench(struct harness *h, const struct bench *b, const struct be
 }
 
 /* ---- one benchmark in a child process ---- */
+
+static pid_t bench_parent;	/* in a benchmark's process: bakeoff's pid */
+
+int harness_orphaned(void)
+{
+	return bench_parent && getppid() != bench_parent;
+}
 
 static const char *sig_name(int sig)
 {
@@ -712,17 +829,24 @@ void harness_run_isolated(struct harness *h, const struct bench *b, const struct
 	struct bench_result got;
 	uint64_t t0 = clock_ns(), stop_at = 0;
 	int fd[2], status = 0, reaped = 0, killed = 0, eof = 0;
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	fflush(NULL);
 	if (pipe(fd) < 0 || (pid = fork()) < 0) {
-		result_set_status(br, ST_FAILED, "cannot start the benchmark's process");
+		char why[200];
+
+		snprintf(why, sizeof(why), "cannot start the benchmark's process: %s", strerror(errno));
+		result_set_status(br, ST_FAILED, why);
 		return;
 	}
 	if (pid == 0) {
 		struct bench_result mine = { 0 };
 
 		setpgid(0, 0);
+		os_die_with_parent();
+		bench_parent = parent;
+		if (harness_orphaned())	/* it died before that took effect */
+			_exit(1);
 		close(fd[0]);
 		mine.id = br->id;
 		mine.group = br->group;

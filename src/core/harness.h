@@ -143,6 +143,14 @@ const struct sysinfo *harness_host(struct bench_ctx *ctx, struct sysinfo *tmp);
 void harness_run_isolated(struct harness *h, const struct bench *b, const struct bench_opts *opt,
 			  struct bench_result *br);
 
+/* A call failed with EINTR that was not an interrupt or a timeout (a
+ * stray signal): retry it. Use as: while ((r = read(..)) < 0 &&
+ * harness_retry()); */
+int harness_retry(void);
+
+/* In a benchmark's process: bakeoff is gone (killed with SIGKILL). */
+int harness_orphaned(void);
+
 /* The op timeout: arm before a call that may block (0 disarms); a call
  * that outlasts it returns EINTR, and harness_timed_out() says so. A
  * benchmark that ignores it is ended 1 s later. */

@@ -234,13 +234,24 @@ int opt_check_readers(const struct optset *set, const unsigned char *sel, char *
 		for (j = 0; j < registry_count && !read; j++)
 			read = sel[j] && opt_read_by(&optdefs[i], registry[j]);
 		if (!read) {
-			const char *r = optdefs[i].readers;
+			char who[300] = "";
+			size_t n = 0, len = 0;
 
-			snprintf(err, errlen, "--%s is not read by any benchmark selected; it is read by %s",
-				 optdefs[i].name,
-				 strcmp(r, "@long") == 0 ? "the long-operation benchmarks (none is "
-							    "registered in this build)" :
-				 strcmp(r, "@loop") == 0 ? "the calibrated-loop benchmarks" : r);
+			for (j = 0; j < registry_count; j++) {
+				if (!opt_read_by(&optdefs[i], registry[j]))
+					continue;
+				if (n++ < 6)
+					len += (size_t)snprintf(who + len, sizeof(who) - len, "%s%s",
+								n > 1 ? ", " : "", registry[j]->id);
+			}
+			if (n > 6)
+				snprintf(who, sizeof(who), "%s", optdefs[i].readers);
+			if (n)
+				snprintf(err, errlen, "--%s is not read by any benchmark selected; it is "
+					 "read by %s", optdefs[i].name, who);
+			else
+				snprintf(err, errlen, "--%s is not read by any benchmark in this build",
+					 optdefs[i].name);
 			return -1;
 		}
 	}

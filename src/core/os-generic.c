@@ -63,6 +63,10 @@ int os_cpu_current(void)
 	return -1;
 }
 
+void os_die_with_parent(void)
+{
+}
+
 int os_mem_available(uint64_t *bytes)
 {
 #if defined(_SC_AVPHYS_PAGES) && defined(_SC_PAGESIZE)

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #if defined(__GLIBC__) && !defined(__UCLIBC__)
@@ -694,6 +696,11 @@ int os_cpuset_set(const struct os_cpuset *set)
 		if (os_cpuset_has(set, c))
 			CPU_SET(c, &cs);
 	return sched_setaffinity(0, sizeof cs, &cs);
+}
+
+void os_die_with_parent(void)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 }
 
 int os_cpu_current(void)

@@ -72,6 +72,10 @@ int os_cpuset_get(struct os_cpuset *set);
 int os_cpuset_set(const struct os_cpuset *set);
 /* The CPU the caller is running on now, or -1 when unknown. */
 int os_cpu_current(void);
+/* Have the calling process killed when its parent dies (a benchmark's
+ * process when bakeoff is killed with SIGKILL). Where the OS cannot, the
+ * harness still notices the orphaning in long_progress(). */
+void os_die_with_parent(void);
 
 /* ---------- memory and file systems ---------- */
 

@@ -8,7 +8,7 @@
 
 /* One sub-list per family owner, so families can be added independently. */
 #define BENCH_LIST(X) BENCH_LIST_PROC(X) BENCH_LIST_IPC(X) BENCH_LIST_VM(X) \
-	BENCH_LIST_MEM(X) BENCH_LIST_CPU(X)
+	BENCH_LIST_MEM(X) BENCH_LIST_CPU(X) BENCH_LIST_TEST(X)
 
 /* proc: system calls, signals, process creation, context switches (src/bench/proc-*.c) */
 #define BENCH_LIST_PROC(X) \
@@ -80,6 +80,20 @@
 	X(cpu_int) \
 	X(cpu_float) \
 	X(cpu_scaling)
+
+/* test: only in the test build, bakeoff-testing (src/bench/test-harness.c) */
+#ifdef BAKEOFF_TESTING
+#define BENCH_LIST_TEST(X) \
+	X(test_ok) \
+	X(test_segv) \
+	X(test_fail) \
+	X(test_sleep) \
+	X(test_block) \
+	X(test_stuck) \
+	X(test_long)
+#else
+#define BENCH_LIST_TEST(X)
+#endif
 
 #define X(name) extern const struct bench bench_##name;
 BENCH_LIST(X)

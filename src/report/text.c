@@ -60,6 +60,47 @@ static void report_header(const struct result *r, FILE *f)
 	}
 }
 
+static int is_throughput(const char *unit)
+{
+	size_t l = strlen(unit);
+
+	return l > 2 && strcmp(unit + l - 2, "/s") == 0;
+}
+
+/* Below a figure: its latency percentiles, and the range of its
+ * per-interval figures (a rate that sags shows as a low minimum). */
+static void extra_lines(const struct metric *m, FILE *f)
+{
+	char a[5][32], lo[32], hi[32];
+	double vmin = 0, vmax = 0;
+	size_t i, n = 0;
+
+	if (m->hist_count) {
+		fmt_num(a[0], sizeof(a[0]), m->hist_p50);
+		fmt_num(a[1], sizeof(a[1]), m->hist_p90);
+		fmt_num(a[2], sizeof(a[2]), m->hist_p99);
+		fmt_num(a[3], sizeof(a[3]), m->hist_p999);
+		fmt_num(a[4], sizeof(a[4]), m->hist_max);
+		fprintf(f, "\n    latency of %llu operations: p50 %s, p90 %s, p99 %s, p99.9 %s, max %s ",
+			(unsigned long long)m->hist_count, a[0], a[1], a[2], a[3], a[4]);
+		report_put(f, m->hist_unit, 0);
+	}
+	for (i = 0; i < m->niv; i++) {
+		if (m->iv_amount[i] <= 0)
+			continue;
+		if (!n++ || m->iv_value[i] < vmin)
+			vmin = m->iv_value[i];
+		if (n == 1 || m->iv_value[i] > vmax)
+			vmax = m->iv_value[i];
+	}
+	if (n > 1) {
+		fmt_num(lo, sizeof(lo), vmin);
+		fmt_num(hi, sizeof(hi), vmax);
+		fprintf(f, "\n    %zu intervals: lowest %s, highest %s ", n, lo, hi);
+		report_put(f, m->unit, 0);
+	}
+}
+
 void report_text(const struct result *r, FILE *f, int all)
 {
 	size_t i, j, hidden = 0;
@@ -82,8 +123,8 @@ void report_text(const struct result *r, FILE *f, int all)
 		if ((int)report_esc_width(b->title) > tw)
 			tw = (int)report_esc_width(b->title);
 	}
-	fprintf(f, "\n%-*s  %-*s  %12s %-5s  %-23s %6s %4s\n", idw, "benchmark", tw, "title",
-		"median", "unit", "95% CI of median", "CV", "n");
+	fprintf(f, "\n%-*s  %-*s  %12s %-5s  %-23s %6s %4s %5s\n", idw, "benchmark", tw, "title",
+		"median", "unit", "95% CI of median", "CV", "n", "%CPU");
 	for (i = 0; i < r->nbenches; i++) {
 		const struct bench_result *b = &r->benches[i];
 
@@ -127,9 +168,13 @@ void report_text(const struct result *r, FILE *f, int all)
 			if (m->derived) {	/* computed, not sampled: no CI, CV or n to claim */
 				fputs("  derived from ", f);
 				report_put(f, m->derived, 0);
+			} else if (m->st.n < 2) {	/* one sample: no spread to show */
+				fprintf(f, "  %-23s %6s %4zu", "-", "-", m->st.n);
 			} else {
 				fprintf(f, "  %-23s %5.1f%% %4zu", ci, m->st.cv * 100, m->st.n);
 			}
+			if (!m->derived && m->cpu_wall_s > 0 && is_throughput(m->unit))
+				fprintf(f, " %4.0f%%", 100 * (m->cpu_user_s + m->cpu_sys_s) / m->cpu_wall_s);
 			if (m->ncopies) {
 				fprintf(f, "  (%zu copies:", m->ncopies);
 				for (k = 0; k < m->ncopies && k < 8; k++) {
@@ -143,6 +188,7 @@ void report_text(const struct result *r, FILE *f, int all)
 				report_put(f, m->note, 0);
 				fputc(']', f);
 			}
+			extra_lines(m, f);
 			fputc('\n', f);
 		}
 	}
