@@ -1,6 +1,6 @@
-/* cpu-work.h — the two CPU workloads (cpu-int.c, cpu-float.c), shared by
- * their benchmarks, by cpu.scaling (cpu-scaling.c) and by the unit test that
- * corrupts a run. A workload is a state built from a seed read at run time;
+/* cpu-work.h — the two CPU workloads (cpu-int.c, cpu-float.c), for their
+ * benchmarks and for the unit test that corrupts a run (cpu.scaling runs
+ * the benchmarks themselves as copies). A workload is a state built from a seed read at run time;
  * loops(state, n) runs n loops and adds each loop's result to a checksum;
  * check() compares the checksum with the one expected for the loops done
  * (and the workload's own invariants) and says what is wrong. */
