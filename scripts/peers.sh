@@ -71,6 +71,28 @@ qperf_rtt() {
 sockperf_rtt() {
 	sockperf ping-pong -i 127.0.0.1 -p "$((NETPORT + 2))" -t "$NETSECS" 2>/dev/null |
 		sed -n 's/.*Latency is \([0-9.]*\) usec.*/\1/p' | awk '{ printf "%.3f", 2 * $1 }'
+# ---- time: `bakeoff time` beside hyperfine on the same command ----
+# A small C tree (6 files, single-job make) built from clean each run
+# (--prepare 'make clean' on both sides); both report the median wall time
+# of 5 runs. hyperfine -N runs the command without a shell, as bakeoff does.
+HAVE_HYPERFINE=0
+have hyperfine && have make && have "${CC:-cc}" && HAVE_HYPERFINE=1
+TREE=$TMP/tree
+mkdir -p "$TREE"
+for f in 1 2 3 4 5 6; do
+	awk -v f="$f" 'BEGIN { for (i = 0; i < 10; i++)
+		printf "int f%d_%d(int x) { int s = 0; for (int k = 0; k < x; k++) s += k * %d %% (x + %d); return s; }\n", f, i, i + 1, f }' \
+		>"$TREE/f$f.c"
+done
+printf 'OBJ = f1.o f2.o f3.o f4.o f5.o f6.o\nall: $(OBJ)\n%%.o: %%.c\n\t%s -O2 -c -o $@ $<\nclean:\n\trm -f $(OBJ)\n' \
+	"${CC:-cc}" >"$TREE/Makefile"
+# hyperfine's median of N runs of make with a prepare, in seconds
+hyperfine_make() {
+	hyperfine -N -r 5 --prepare "make -s -C $TREE clean" --export-json "$TMP/h.json" \
+		"make -s -C $TREE" >/dev/null 2>&1 &&
+		perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or exit;
+			print decode_json(<$f>)->{results}[0]{median}' "$TMP/h.json"
+	rm -f "$TMP/h.json"
 }
 
 # Values are appended as "KEY VALUE" lines to $TMP/vals; median() reads them.
@@ -179,6 +201,12 @@ while [ "$r" -le "$ROUNDS" ]; do
 	bknet net.udp.lat net.udp.lat
 	have qperf && put qperf.udp_lat "$(qperf_rtt udp_lat)"
 	have sockperf && put sockperf.udp "$(sockperf_rtt)"
+	# time: bakeoff time and hyperfine, 5 runs each, on the same build
+	"$BAKEOFF" time -q -n 5 --prepare "make -s -C $TREE clean" -o "$TMP/b.json" -- \
+		make -s -C "$TREE" >/dev/null 2>"$TMP/err" || cat "$TMP/err"
+	bk "$TMP/b.json" time time
+	rm -f "$TMP/b.json" "$TMP/b.log"
+	[ $HAVE_HYPERFINE = 1 ] && put hyperfine.make "$(hyperfine_make)"
 	r=$((r + 1))
 done
 
@@ -216,6 +244,8 @@ line "TCP loopback, 2 streams" net.tcp.bw2 MB/s iperf3.2 "iperf3 -P 2 (receiver)
 line "TCP 1-byte round trip" net.tcp.lat us qperf.tcp_lat "qperf tcp_lat x 2" "qperf not installed (apt-get install qperf)"
 line "UDP 1-byte round trip" net.udp.lat us qperf.udp_lat "qperf udp_lat x 2" "qperf not installed"
 line "UDP round trip" net.udp.lat us sockperf.udp "sockperf ping-pong x 2 (14 B)" "sockperf not installed (apt-get install sockperf)"
+line "make, 6 C files" time s hyperfine.make "hyperfine -N -r 5 --prepare 'make clean'" \
+	"hyperfine not installed (apt-get install hyperfine), or no make or cc"
 echo
 echo "Each figure is the median of $ROUNDS rounds. bakeoff: its figure (the median of its"
 echo "samples) and CV; mean: the same samples as total work / total time, the statistic the"

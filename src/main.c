@@ -19,6 +19,7 @@
 #include "core/result.h"
 #include "core/scratch.h"
 #include "core/sysinfo.h"
+#include "core/timecmd.h"
 #include "core/units.h"
 #include "net/server.h"
 #include "report/report.h"
@@ -51,6 +52,7 @@ static const char *const help_main =
 	"  report FILE        print a result file again (text, json, lmbench, ttcp)\n"
 	"  sysinfo            describe this machine as a result file would\n"
 	"  serve              be the network peer of `run net --peer HOST`\n"
+	"  time -- COMMAND    time a command (csh time lines, medians, a result file)\n"
 	"  version            print the version and how bakeoff was built\n"
 	"  help VERB          help on one verb (same as bakeoff VERB --help)\n"
 	"\n"
@@ -112,7 +114,9 @@ static const char *const help_report =
 	"\n"
 	"Render result files again. FMT is text (the table the run printed, default),\n"
 	"json (one file, re-serialized), lmbench (the lmbench 3 summary, one row\n"
-	"per file) or ttcp (net.tcp.bw as ttcp -t and -r print it). --all adds to the text table every curve point and intermediate\n"
+	"per file), ttcp (net.tcp.bw as ttcp -t and -r print it), dhrystone (cpu.int's\n"
+	"two lines) or time (bakeoff time's csh lines and table). --all adds to the text\n"
+	"table every curve point and intermediate\n"
 	"figure (mem.lat's curve, proc.ctxsw's uncorrected times, ...).\n"
 	"A malformed, truncated or wrong-schema file exits 2 naming the byte offset.\n"
 	"FILE - reads standard input (bakeoff run -o - ... | bakeoff report -);\n"
@@ -204,6 +208,7 @@ static const struct {
 	{ "run", NULL }, { "list", help_list }, { "report", help_report },
 	{ "sysinfo", help_sysinfo }, { "version", help_version }, { "help", help_help },
 	{ "serve", help_serve },
+	{ "time", timecmd_help },
 	{ NULL, NULL },
 };
 
@@ -590,6 +595,11 @@ static int render(const char *format, struct result *rs, int n, int all, FILE *f
 	} else if (strcmp(format, "ttcp") == 0) {
 		for (k = 0; k < n; k++)
 			report_ttcp(ptrs[k], f);
+	} else if (strcmp(format, "dhrystone") == 0) {
+		report_dhrystone(ptrs, (size_t)n, f);
+	} else if (strcmp(format, "time") == 0) {
+		for (k = 0; k < n; k++)
+			report_time(&rs[k], f);
 	} else if (strcmp(format, "json") == 0) {
 		struct buf b = { 0 };
 
@@ -636,9 +646,9 @@ static int cmd_report(int argc, char **argv)
 		}
 	}
 	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "lmbench") &&
-	    strcmp(format, "ttcp"))
-		return usage_error("invalid value '%s' for --format: expected text, json, lmbench or ttcp",
-				   format);
+	    strcmp(format, "ttcp") && strcmp(format, "dhrystone") && strcmp(format, "time"))
+		return usage_error("invalid value '%s' for --format: expected text, json, lmbench, "
+				   "ttcp, dhrystone or time", format);
 	n = argc - optind;
 	if (n < 1)
 		return usage_error("report: expected a result FILE (see bakeoff report --help)");
@@ -720,6 +730,7 @@ int main(int argc, char **argv)
 	} verbs[] = {
 		{ "run", cmd_run }, { "list", cmd_list }, { "report", cmd_report },
 		{ "sysinfo", cmd_sysinfo }, { "version", cmd_version }, { "serve", cmd_serve },
+		{ "time", timecmd_main },
 		{ NULL, NULL },
 	};
 	int i;
@@ -752,12 +763,12 @@ int main(int argc, char **argv)
 		}
 		if (bench_help(argv[2]) == 0)
 			return 0;
-		return usage_error("help: '%s' is neither a verb (run list report sysinfo serve version help) "
+		return usage_error("help: '%s' is neither a verb (run list report sysinfo serve time version help) "
 				   "nor a benchmark id (bakeoff list)", argv[2]);
 	}
 	for (i = 0; verbs[i].verb; i++)
 		if (strcmp(argv[1], verbs[i].verb) == 0)
 			return verbs[i].fn(argc - 1, argv + 1);
-	return usage_error("unknown verb '%s' (verbs: run list report sysinfo serve version; "
+	return usage_error("unknown verb '%s' (verbs: run list report sysinfo serve time version; "
 			   "see bakeoff --help)", argv[1]);
 }

@@ -12,7 +12,7 @@ enum bench_kind {
 	KIND_UNSET,	/* a descriptor that forgot its kind: refused (t-registry) */
 	KIND_LATENCY,	/* time per operation, in the unit "ns", "us", "ms" or "s" */
 	KIND_BANDWIDTH,	/* bytes_per_op / time per op, in "MB/s" (MB = 10^6 bytes) or "GB/s" */
-	KIND_RATE,	/* operations per second, in "ops/s" (or "MHz" for 10^6 ops/s) */
+	KIND_RATE,	/* operations per second, in "ops/s" or "loops/s" (or "MHz", "Mops/s": 10^6 a second) */
 	KIND_DERIVED,	/* a quantity found from timings (a size, a count: "B", "pages") */
 };
 
@@ -45,6 +45,9 @@ struct bench_opts {
 	/* end net */
 	const char *scratch;		/* the run's scratch directory (created by bakeoff) */
 	const struct sysinfo *host;	/* the host facts of the run (NULL: read them) */
+	/* cpu: workloads and scaling */
+	long copies[BENCH_MAX_LIST];	/* --copies: counts of copies for cpu.scaling */
+	int ncopies;			/* 0: 1, 2, 4, ... up to the online CPUs */
 };
 
 struct bench_result;

@@ -169,8 +169,8 @@ double harness_convert(enum bench_kind kind, const char *unit, double ns, double
 			return bytes / ns;
 		return bytes * 1e3 / ns;	/* MB/s */
 	case KIND_RATE:
-		if (strcmp(unit, "MHz") == 0)
-			return 1e3 / ns;
+		if (strcmp(unit, "MHz") == 0 || strcmp(unit, "Mops/s") == 0)
+			return 1e3 / ns;	/* 10^6 operations per second */
 		return 1e9 / ns;
 	case KIND_UNSET:
 	case KIND_DERIVED:

@@ -77,6 +77,10 @@ const struct optdef optdefs[] = {
 	  "UDP target rate in bits/s (iperf3 -b; k, M, G = 10^3, 10^6, 10^9)", RES_NONE, 0 },
 	{ "udp-len", OT_SIZE, OPT(udp_len), "1470", NULL, 32, 65000, "net.udp.bw",
 	  "UDP datagram payload (iperf3 -l)", RES_NONE, 0 },
+	/* cpu: workloads and scaling */
+	{ "copies", OT_UINT_LIST, OPTL(copies, ncopies), NULL, NULL, 1, 1024, "cpu.scaling",
+	  "counts of copies run at once (up to 8; default 1, 2, 4, ... up to the online CPUs)",
+	  RES_NONE, 0 },
 };
 const size_t noptdefs = sizeof(optdefs) / sizeof(optdefs[0]);
 

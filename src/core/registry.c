@@ -14,6 +14,8 @@ const struct personality personalities[] = {
 	{ "lmbench", "lmbench 3 summary", "proc,ipc,vm,mem,cpu,net.tcp.lat,net.udp.lat,net.rpc.lat,"
 	  "net.tcp.connect,net.tcp.bw", "lmbench" },
 	{ "ttcp", "ttcp -t / -r", "net.tcp.bw", "ttcp" },
+	/* cpu: the bakeoff-int workload in Dhrystone 1.1's line shape */
+	{ "dhrystone", "bakeoff-int in Dhrystone's line shape", "cpu.int", "dhrystone" },
 	{ NULL, NULL, NULL, NULL },
 };
 

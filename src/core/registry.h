@@ -57,7 +57,8 @@
 	X(mem_tlb) \
 	X(mem_line)
 
-/* cpu: processor operations, clock rate (src/bench/cpu-*.c) */
+/* cpu: processor operations, clock rate, integer and floating-point workloads,
+ * multi-copy scaling (src/bench/cpu-*.c) */
 #define BENCH_LIST_CPU(X) \
 	X(cpu_ops_int_bit) \
 	X(cpu_ops_int_add) \
@@ -75,7 +76,10 @@
 	X(cpu_ops_double_add) \
 	X(cpu_ops_double_mul) \
 	X(cpu_ops_double_div) \
-	X(cpu_mhz)
+	X(cpu_mhz) \
+	X(cpu_int) \
+	X(cpu_float) \
+	X(cpu_scaling)
 
 /* net: TCP and UDP throughput and latency against bakeoff serve (src/bench/net-*.c) */
 #define BENCH_LIST_NET(X) \

@@ -12,6 +12,10 @@ void report_text(const struct result *r, FILE *f, int all);
 void report_lmbench(const struct result *const *rs, size_t n, FILE *f);
 /* net.tcp.bw in ttcp's -t / -r lines (ttcp.c). */
 void report_ttcp(const struct result *r, FILE *f);
+/* `bakeoff time`: csh `time` lines per run, then a table (time.c). */
+void report_time(const struct result *r, FILE *f);
+/* Dhrystone 1.1's two lines for cpu.int, under its own name (dhrystone.c). */
+void report_dhrystone(const struct result *const *rs, size_t n, FILE *f);
 
 /* Escaping (escape.c). Every string a renderer takes from a result file —
  * host name, OS, kernel, CPU model, argv, titles, ids, metric names, units,
