@@ -147,5 +147,5 @@ static int scaling_run(struct bench_ctx *ctx)
 
 const struct bench bench_cpu_scaling = {
 	.id = "cpu.scaling", .group = "cpu", .title = "CPU workloads over copies",
-	.unit = "%", .better = BETTER_HIGHER, .kind = KIND_RATE, .run = scaling_run,
+	.unit = "%", .better = BETTER_HIGHER, .kind = KIND_DERIVED, .run = scaling_run,
 };

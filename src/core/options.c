@@ -230,7 +230,7 @@ int opt_parse(const struct optdef *d, const char *val, struct harness_cfg *cfg,
 		if ((k = parse_size_list(val, (uint64_t *)p, BENCH_MAX_LIST)) < 0)
 			break;
 		for (i = 0; i < k; i++)
-			if ((double)((uint64_t *)p)[i] > d->max)
+			if ((double)((uint64_t *)p)[i] > d->max || (double)((uint64_t *)p)[i] < d->min)
 				k = -1;
 		if (k < 0)
 			break;
@@ -299,7 +299,7 @@ int opt_check_readers(const struct optset *set, const unsigned char *sel, char *
 								n > 1 ? ", " : "", registry[j]->id);
 			}
 			if (n > 6)
-				snprintf(who, sizeof(who), "%s", optdefs[i].readers);
+				snprintf(who + len, sizeof(who) - len, " and %zu more", n - 6);
 			if (n)
 				snprintf(err, errlen, "--%s is not read by any benchmark selected; it is "
 					 "read by %s", optdefs[i].name, who);

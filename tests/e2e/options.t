@@ -6,15 +6,18 @@
 . tests/e2e/lib.sh
 "$BAKEOFF" run --help | sed -n 's/^  --\([a-z-]*\) [A-Z|][A-Z|]*  .*/\1/p' >"$TMP/opts"
 check "run --help lists the table's options" [ "$(wc -l <"$TMP/opts")" -ge 10 ]
+"$BAKEOFF" run --help | sed -n 's/^  --\([a-z-]*\) TEXT  .*/\1/p' >"$TMP/text"
 for o in $(cat "$TMP/opts"); do
 	for v in "" "-1" "0" "99999999999999999999" "5parsecs" "1e400" "9999999T" "10 20"; do
 		case "$o:$v" in
 		warmup:0 | ctx-sizes:0) continue ;;	# 0 warm-up repetitions, a 0-byte working set
 		esac
+		# free text (a host, a secret): only the empty value is wrong
+		if grep -q "^$o\$" "$TMP/text" && [ -n "$v" ]; then continue; fi
 		"$BAKEOFF" run proc.syscall.null "--$o" "$v" -o "$TMP/never.json" >/dev/null 2>"$TMP/err"
 		rc=$?
 		if [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
-			grep -q -- "invalid value '$v' for --$o: expected .* from .* to " "$TMP/err"; then
+			grep -q -- "invalid value '$v' for --$o: expected .* to " "$TMP/err"; then
 			ok 0 "--$o '$v': exit 2, names the option and the range"
 		else
 			ok 1 "--$o '$v': exit $rc: $(cat "$TMP/err")"
