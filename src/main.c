@@ -21,6 +21,7 @@
 #include "core/sysinfo.h"
 #include "core/units.h"
 #include "report/report.h"
+#include "bench/disk.h"
 
 #define EXIT_FAILED 1
 #define EXIT_USAGE 2
@@ -68,7 +69,9 @@ static const char *const help_run =
 	"                        an existing file is never overwritten\n"
 	"  -q, --quiet           no progress lines on stderr\n"
 	"      --quick           small sizes and short samples (a smoke run)\n"
-	"      --dir DIR         make the scratch directory under DIR (default $TMPDIR or /tmp)\n"
+	"      --dir DIR[,DIR]   make the scratch directory under DIR (default $TMPDIR or /tmp);\n"
+	"                        the disk benchmarks write in a scratch directory under each\n"
+	"                        DIR of the list (default: the current directory)\n"
 	"\n"
 	"Options read by benchmarks (an option no selected benchmark reads is an error;\n"
 	"bakeoff help BENCH lists one benchmark's):\n";
@@ -109,8 +112,8 @@ static const char *const help_report =
 	"usage: bakeoff report [--format FMT] [--all] FILE...\n"
 	"\n"
 	"Render result files again. FMT is text (the table the run printed, default),\n"
-	"json (one file, re-serialized) or lmbench (the lmbench 3 summary, one row\n"
-	"per file). --all adds to the text table every curve point and intermediate\n"
+	"json (one file, re-serialized), lmbench (the lmbench 3 summary, one row\n"
+	"per file), or dd, bonnie, iozone (those tools' output from the disk figures). --all adds to the text table every curve point and intermediate\n"
 	"figure (mem.lat's curve, proc.ctxsw's uncorrected times, ...).\n"
 	"A malformed, truncated or wrong-schema file exits 2 naming the byte offset.\n"
 	"FILE - reads standard input (bakeoff run -o - ... | bakeoff report -);\n"
@@ -154,7 +157,9 @@ static int render(const char *format, struct result *rs, int n, int all, FILE *f
 
 struct run_args {
 	const char *output;
-	const char *dir;
+	const char *dir;	/* the first --dir entry: the run's scratch parent */
+	const char *dirlist;	/* the whole --dir list (disk) */
+	char dir0[4096];
 	int quiet, quick;
 	struct harness_cfg cfg;
 	struct bench_opts opt;
@@ -204,7 +209,9 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 		case OPT_DIR:
 			if (!*optarg)
 				return usage_error("--dir: expected a directory");
-			a->dir = optarg;
+			a->dirlist = optarg;
+			snprintf(a->dir0, sizeof(a->dir0), "%.*s", (int)strcspn(optarg, ","), optarg);
+			a->dir = a->dir0;
 			break;
 		case ':':
 			return usage_error("run: option '%s' needs a value (see bakeoff run --help)", name);
@@ -352,6 +359,14 @@ static int cmd_run(int argc, char **argv)
 	}
 	a.opt.scratch = scratch_path();
 	a.opt.host = &r.host;
+	/* disk: a scratch directory under each --dir entry, room checked */
+	if (disk_prepare(&a.opt, a.dirlist, sel, err, sizeof(err)) < 0) {
+		scratch_remove();
+		if (!to_stdout)
+			unlink(path);
+		free(sel);
+		return usage_error("%s", err);
+	}
 	scratch_signals();
 	if (!a.quiet && tty)
 		fprintf(stderr, "bakeoff: measuring the clock and loop overhead...\n");
@@ -359,6 +374,7 @@ static int cmd_run(int argc, char **argv)
 	a.cfg.progress_prefix = prefix;
 	harness_init(&h, &a.cfg);
 	guard_check(&r.guard, &r.host, &a.opt, memory);
+	disk_guard(&r.guard, &a.opt);
 	r.argv = calloc((size_t)argc + 2, sizeof(char *));
 	for (i = 0; r.argv && i <= (size_t)argc && (r.argv[i] = strdup(i ? argv[i - 1] : "bakeoff"));
 	     i++)
@@ -503,6 +519,10 @@ static int render(const char *format, struct result *rs, int n, int all, FILE *f
 		ptrs[k] = &rs[k];
 	if (strcmp(format, "lmbench") == 0) {
 		report_lmbench(ptrs, (size_t)n, f);
+	} else if (strcmp(format, "dd") == 0 || strcmp(format, "bonnie") == 0 ||
+		   strcmp(format, "iozone") == 0) {	/* disk */
+		for (k = 0; k < n; k++)
+			report_disk(format, &rs[k], f);
 	} else if (strcmp(format, "json") == 0) {
 		struct buf b = { 0 };
 
@@ -548,9 +568,10 @@ static int cmd_report(int argc, char **argv)
 					   argv[optind - 1]);
 		}
 	}
-	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "lmbench"))
-		return usage_error("invalid value '%s' for --format: expected text, json or lmbench",
-				   format);
+	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "lmbench") &&
+	    strcmp(format, "dd") && strcmp(format, "bonnie") && strcmp(format, "iozone"))
+		return usage_error("invalid value '%s' for --format: expected text, json, lmbench, "
+				   "dd, bonnie or iozone", format);
 	n = argc - optind;
 	if (n < 1)
 		return usage_error("report: expected a result FILE (see bakeoff report --help)");

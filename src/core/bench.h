@@ -30,6 +30,27 @@ struct bench_opts {
 	int nctx_sizes;
 	const char *scratch;		/* the run's scratch directory (created by bakeoff) */
 	const struct sysinfo *host;	/* the host facts of the run (NULL: read them) */
+	/* ---- disk (src/bench/disk-*.c) ---- */
+	uint64_t disk_size;		/* --size: file size (or bytes read from --device) */
+	uint64_t disk_bs[BENCH_MAX_LIST];	/* --block-sizes: disk.seq's sweep */
+	int disk_nbs;
+	uint64_t disk_runtime;		/* --runtime: a pass stops at --size or at this */
+	int disk_direct, disk_no_direct;	/* --direct, --no-direct */
+	int disk_jobs;			/* --jobs: disk.rand's concurrent jobs */
+	int disk_streams;		/* --streams: disk.seq's concurrent streams */
+	const char *disk_device;	/* --device: a block device read sequentially */
+	int disk_destroy;		/* --destroy-data: disk.seq may write --device */
+	const char *disk_csv;		/* --csv: bonnie++ CSV line, "1.03" or "2" */
+	int disk_files;			/* --files: bonnie's file tests, N x 1024 files */
+	int disk_file_dirs;		/* --file-dirs: spread over D directories */
+	uint64_t disk_max_size;		/* --max-size: iozone's largest file */
+	int disk_cache;			/* --cache: measure the page cache on purpose */
+	/* Set by disk_prepare() (run): one scratch directory per --dir entry
+	 * and the entry it was made under (for messages). */
+	const char *disk_dirs[BENCH_MAX_LIST];
+	const char *disk_parents[BENCH_MAX_LIST];
+	int disk_ndirs;
+	/* ---- end disk ---- */
 };
 
 struct bench_result;

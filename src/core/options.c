@@ -54,6 +54,38 @@ const struct optdef optdefs[] = {
 	  "proc.ctxsw", "context-switch working sets (up to 8)", RES_NONE, 0 },
 	{ "pin", OT_FLAG, OPT(pin), NULL, NULL, 0, 1, "proc.ctxsw,ipc.pipe.lat,ipc.unix.lat,ipc.fifo.lat",
 	  "pin context-switch rings and IPC latency pairs to one CPU", RES_NONE, 0 },
+	/* ---- disk (src/bench/disk-*.c); room for --size is checked by disk_prepare ---- */
+	{ "size", OT_SIZE, OPT(disk_size), "1G", "32M", 64 * KiB, 1 * TiB, "disk.seq,disk.rand,disk.bonnie",
+	  "file size of the disk benchmarks (bytes read with --device)", RES_NONE, 0 },
+	{ "block-sizes", OT_SIZE_LIST, OPTL(disk_bs, disk_nbs), "4k,16k,32k,64k,128k,256k,512k,1M",
+	  NULL, 512, 64 * MiB, "disk.seq", "disk.seq's block sizes (dd's bs=)", RES_NONE, 0 },
+	{ "runtime", OT_DURATION, OPT(disk_runtime), "2s", "500ms", 100 * MS, 86400 * S,
+	  "disk.seq,disk.rand,disk.bonnie",
+	  "a pass stops at --size or after this long, whichever comes first (fio's size "
+	  "and runtime); disk.rand runs this long", RES_NONE, 0 },
+	{ "direct", OT_FLAG, OPT(disk_direct), NULL, NULL, 0, 1, "disk.seq,disk.rand",
+	  "O_DIRECT or fail (default: O_DIRECT where the file system takes it)", RES_NONE, 0 },
+	{ "no-direct", OT_FLAG, OPT(disk_no_direct), NULL, NULL, 0, 1, "disk.seq,disk.rand",
+	  "buffered I/O through the page cache", RES_NONE, 0 },
+	{ "jobs", OT_UINT, OPT(disk_jobs), "4", "2", 1, 64, "disk.rand",
+	  "disk.rand's concurrent jobs, each at queue depth 1 (besides one job alone)", RES_NONE, 0 },
+	{ "streams", OT_UINT, OPT(disk_streams), "1", NULL, 1, 64, "disk.seq",
+	  "sequential streams at once, one file each, spread over the --dir list", RES_NONE, 0 },
+	{ "device", OT_STR, OPT(disk_device), NULL, NULL, 0, 0, "disk.seq",
+	  "read this block device sequentially (read-only) instead of files", RES_NONE, 0 },
+	{ "destroy-data", OT_FLAG, OPT(disk_destroy), NULL, NULL, 0, 1, "disk.seq",
+	  "with --device: also write to it, destroying what it holds", RES_NONE, 0 },
+	{ "csv", OT_STR, OPT(disk_csv), "2", NULL, 0, 0, "disk.bonnie",
+	  "bonnie++ CSV line: 1.03 (27 columns) or 2 (format 1.98, bonnie++ 2.00a)", RES_NONE, 0 },
+	{ "files", OT_UINT, OPT(disk_files), "16", "1", 1, 1024, "disk.bonnie",
+	  "bonnie's file tests: N x 1024 files (bonnie++ -n)", RES_NONE, 0 },
+	{ "file-dirs", OT_UINT, OPT(disk_file_dirs), "1", NULL, 1, 1024, "disk.bonnie",
+	  "spread the files over D directories", RES_NONE, 0 },
+	{ "max-size", OT_SIZE, OPT(disk_max_size), "64M", "4M", 64 * KiB, 1 * TiB, "disk.iozone",
+	  "iozone's largest file (auto mode: 64k doubling up to it)", RES_NONE, 0 },
+	{ "cache", OT_FLAG, OPT(disk_cache), NULL, NULL, 0, 1, "disk",
+	  "measure the page cache on purpose: small warm files, figures labelled cache", RES_NONE, 0 },
+	/* ---- end disk ---- */
 };
 const size_t noptdefs = sizeof(optdefs) / sizeof(optdefs[0]);
 
@@ -112,6 +144,9 @@ static void range_text(const struct optdef *d, char *out, size_t n)
 			 "(500ms, 2s)");
 		(void)lo;
 		break;
+	case OT_STR:
+		snprintf(out, n, "a non-empty value");
+		break;
 	case OT_UINT_LIST:
 		snprintf(out, n, "a comma-separated list of up to 8 whole numbers from %.0f to %.0f",
 			 d->min, d->max);
@@ -167,6 +202,11 @@ int opt_parse(const struct optdef *d, const char *val, struct harness_cfg *cfg,
 		for (i = 0; i < k; i++)
 			((long *)p)[i] = list[i];
 		*(int *)field(d, d->off2, cfg, opt) = k;
+		return 0;
+	case OT_STR:
+		if (!*val)
+			break;
+		*(const char **)p = val;
 		return 0;
 	case OT_SIZE_LIST:
 		if ((k = parse_size_list(val, (uint64_t *)p, BENCH_MAX_LIST)) < 0)
@@ -306,7 +346,7 @@ static void wrap(FILE *f, const char *text, int col)
 
 void opt_print_help(FILE *f, const struct bench *b)
 {
-	static const char *const meta[] = { "N", "SIZE", "DUR", "", "LIST", "LIST", "N|DUR" };
+	static const char *const meta[] = { "N", "SIZE", "DUR", "", "LIST", "LIST", "N|DUR", "STR" };
 	size_t i;
 
 	for (i = 0; i < noptdefs; i++) {

@@ -20,6 +20,8 @@ enum opt_type {
 	OT_UINT_LIST,	/* "2,4,8" (long[BENCH_MAX_LIST] field, int count at off2) */
 	OT_SIZE_LIST,	/* "0,16k" (uint64_t[BENCH_MAX_LIST] field, int count at off2) */
 	OT_WARMUP,	/* a count (cfg.warmup_reps) or a duration (cfg.ramp_ns) */
+	OT_STR,		/* text (const char * field, pointing into argv or the default);
+			 * the benchmark that reads it checks it */
 };
 
 enum opt_target { IN_CFG, IN_OPT };	/* struct harness_cfg or struct bench_opts */

@@ -12,6 +12,8 @@ const size_t registry_count = sizeof(registry) / sizeof(registry[0]);
 
 const struct personality personalities[] = {
 	{ "lmbench", "lmbench 3 summary", "proc,ipc,vm,mem,cpu", "lmbench" },
+	/* disk */
+	{ "dd", "dd's lines and the /dev/null ceiling", "disk.seq", "dd" },
 	{ NULL, NULL, NULL, NULL },
 };
 

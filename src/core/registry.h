@@ -8,7 +8,7 @@
 
 /* One sub-list per family owner, so families can be added independently. */
 #define BENCH_LIST(X) BENCH_LIST_PROC(X) BENCH_LIST_IPC(X) BENCH_LIST_VM(X) \
-	BENCH_LIST_MEM(X) BENCH_LIST_CPU(X)
+	BENCH_LIST_MEM(X) BENCH_LIST_CPU(X) BENCH_LIST_DISK(X)
 
 /* proc: system calls, signals, process creation, context switches (src/bench/proc-*.c) */
 #define BENCH_LIST_PROC(X) \
@@ -76,6 +76,10 @@
 	X(cpu_ops_double_mul) \
 	X(cpu_ops_double_div) \
 	X(cpu_mhz)
+
+/* disk: sequential (dd), random (fio), bonnie, iozone (src/bench/disk-*.c) */
+#define BENCH_LIST_DISK(X) \
+	X(disk_seq)
 
 #define X(name) extern const struct bench bench_##name;
 BENCH_LIST(X)

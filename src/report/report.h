@@ -11,6 +11,10 @@ void report_text(const struct result *r, FILE *f, int all);
 /* lmbench 3 summary (scripts/getsummary layout): one row per result. */
 void report_lmbench(const struct result *const *rs, size_t n, FILE *f);
 
+/* disk.c: the dd, bonnie and iozone personalities' formats ("dd", "bonnie",
+ * "iozone") from disk.seq, disk.bonnie, disk.iozone. */
+void report_disk(const char *format, const struct result *r, FILE *f);
+
 /* Escaping (escape.c). Every string a renderer takes from a result file —
  * host name, OS, kernel, CPU model, argv, titles, ids, metric names, units,
  * reasons, notes, guard findings — may hold terminal control sequences
