@@ -516,12 +516,19 @@ void disk_worker_fail(struct disk_worker *w, const char *reason)
 	send_msg(w);
 }
 
+void disk_workers_init(struct disk_workers *ws)
+{
+	memset(ws, 0, sizeof(*ws));
+	ws->go[0] = ws->go[1] = ws->msg[0] = ws->msg[1] = -1;
+}
+
 int disk_workers_start(struct bench_ctx *ctx, struct disk_workers *ws, int n, disk_worker_fn fn,
 		       void *arg)
 {
 	int k;
 
-	memset(ws, 0, sizeof(*ws));
+	memset(ws->pid, 0, sizeof(ws->pid));
+	ws->n = 0;
 	ws->go[0] = ws->go[1] = ws->msg[0] = ws->msg[1] = -1;
 	if (n > 64 || pipe(ws->go) < 0 || pipe(ws->msg) < 0) {
 		snprintf(ctx->reason, sizeof(ctx->reason), "pipe: %s", strerror(errno));
@@ -562,7 +569,7 @@ int disk_workers_start(struct bench_ctx *ctx, struct disk_workers *ws, int n, di
 			_exit(0);
 		}
 		ws->pid[k] = pid;
-		ws->n = k + 1;
+		ws->n = ws->nlast = k + 1;
 	}
 	close(ws->go[0]);
 	close(ws->msg[1]);
@@ -620,6 +627,10 @@ int disk_workers_run(struct bench_ctx *ctx, struct disk_workers *ws, struct long
 		if (long_progress(lr, m.amount) < 0)
 			return -1;
 	}
+	/* Reaped inside the timing, so their CPU time counts (RUSAGE_CHILDREN). */
+	for (i = 0; i < ws->n; i++)
+		if (ws->pid[i] > 0 && waitpid(ws->pid[i], NULL, 0) == ws->pid[i])
+			ws->pid[i] = 0;
 	return 0;
 }
 
@@ -642,4 +653,21 @@ void disk_workers_stop(struct disk_workers *ws)
 			close(ws->msg[k]);
 		ws->go[k] = ws->msg[k] = -1;
 	}
+}
+
+void disk_workers_record(struct bench_ctx *ctx, const struct disk_workers *ws, const char *name,
+			 double scale)
+{
+	struct bench_result *br = ctx->res;
+	size_t i;
+	int k;
+
+	for (i = 0; i < br->nmetrics && strcmp(br->metrics[i].name, name); i++)
+		;
+	if (i == br->nmetrics || ws->nlast < 1 ||
+	    !(br->metrics[i].per_copy = calloc((size_t)ws->nlast, sizeof(double))))
+		return;
+	for (k = 0; k < ws->nlast; k++)
+		br->metrics[i].per_copy[k] = ws->secs[k] > 0 ? ws->bytes[k] / ws->secs[k] / scale : 0;
+	br->metrics[i].ncopies = (size_t)ws->nlast;
 }

@@ -264,22 +264,6 @@ static int op_streams(void *st, struct long_run *lr)
 	return rc;
 }
 
-static void per_stream(struct seq *s, const char *name)
-{
-	struct bench_result *br = s->ctx->res;
-	size_t i;
-	int k;
-
-	for (i = 0; i < br->nmetrics && strcmp(br->metrics[i].name, name); i++)
-		;
-	if (i == br->nmetrics || !(br->metrics[i].per_copy = calloc((size_t)s->nstreams,
-								     sizeof(double))))
-		return;
-	for (k = 0; k < s->nstreams; k++)
-		br->metrics[i].per_copy[k] = s->ws.secs[k] > 0 ? s->ws.bytes[k] / s->ws.secs[k] / 1e6 : 0;
-	br->metrics[i].ncopies = (size_t)s->nstreams;
-}
-
 static int run_streams(struct seq *s, double mem)
 {
 	struct bench_ctx *ctx = s->ctx;
@@ -287,6 +271,7 @@ static int run_streams(struct seq *s, double mem)
 	int k, d, rc = -1;
 
 	disk_bs_label(bsl, sizeof(bsl), s->bs);
+	disk_workers_init(&s->ws);
 	for (k = 0; k < s->nstreams; k++)
 		s->sf[k].fd = -1;
 	for (k = 0; k < s->nstreams; k++) {
@@ -308,7 +293,7 @@ static int run_streams(struct seq *s, double mem)
 		s->writing = d;
 		if (harness_long(ctx, &lo, NULL) < 0)
 			goto out;
-		per_stream(s, name[d]);
+		disk_workers_record(ctx, &s->ws, name[d], 1e6);
 		disk_cache_check(ctx, name[d], !s->sf[0].direct, s->size, mem);
 	}
 	rc = 0;

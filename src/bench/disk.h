@@ -87,17 +87,22 @@ uint64_t disk_now(void);
  * (disk_workers_run) gives the go and feeds everything to the harness. */
 struct disk_worker;
 struct disk_workers {
-	int n;
+	int n, nlast;		/* running; of the last run */
 	pid_t pid[64];
 	int go[2], msg[2];
 	double bytes[64];	/* each worker's amount of the last run */
 	double secs[64];	/* each worker's own time of the last run */
 };
+void disk_workers_init(struct disk_workers *ws);	/* before anything else */
 typedef int (*disk_worker_fn)(struct disk_worker *w, int k, void *arg);
 int disk_workers_start(struct bench_ctx *ctx, struct disk_workers *ws, int n, disk_worker_fn fn,
 		       void *arg);
 int disk_workers_run(struct bench_ctx *ctx, struct disk_workers *ws, struct long_run *lr);
 void disk_workers_stop(struct disk_workers *ws);
+/* Each worker's own rate of the last run (amount / its time / scale) as
+ * metric `name`'s per_copy figures. */
+void disk_workers_record(struct bench_ctx *ctx, const struct disk_workers *ws, const char *name,
+			 double scale);
 /* From a worker: amount done and (optional, 0: none) one latency in ns.
  * Returns 0 go on, 1 stop (the parent's runtime is over or it is gone). */
 int disk_worker_report(struct disk_worker *w, double amount, uint64_t lat_ns);

@@ -79,7 +79,8 @@
 
 /* disk: sequential (dd), random (fio), bonnie, iozone (src/bench/disk-*.c) */
 #define BENCH_LIST_DISK(X) \
-	X(disk_seq)
+	X(disk_seq) \
+	X(disk_rand)
 
 #define X(name) extern const struct bench bench_##name;
 BENCH_LIST(X)
