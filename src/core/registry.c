@@ -14,6 +14,7 @@ const struct personality personalities[] = {
 	{ "lmbench", "lmbench 3 summary", "proc,ipc,vm,mem,cpu", "lmbench" },
 	/* disk */
 	{ "dd", "dd's lines and the /dev/null ceiling", "disk.seq", "dd" },
+	{ "bonnie", "bonnie++ tables and CSV line", "disk.bonnie", "bonnie" },
 	{ NULL, NULL, NULL, NULL },
 };
 

@@ -80,7 +80,8 @@
 /* disk: sequential (dd), random (fio), bonnie, iozone (src/bench/disk-*.c) */
 #define BENCH_LIST_DISK(X) \
 	X(disk_seq) \
-	X(disk_rand)
+	X(disk_rand) \
+	X(disk_bonnie)
 
 #define X(name) extern const struct bench bench_##name;
 BENCH_LIST(X)
