@@ -119,11 +119,13 @@ int disk_prepare(struct bench_opts *opt, const char *dirlist, const unsigned cha
 			snprintf(err, errlen, "--dir: at most %d directories", BENCH_MAX_LIST);
 			return -1;
 		}
-		if (stat(p, &st) < 0 || !S_ISDIR(st.st_mode) || access(p, W_OK | X_OK) < 0) {
+		if (stat(p, &st) < 0) {
+			snprintf(err, errlen, "--dir %s: %s", p, strerror(errno));
+			return -1;
+		}
+		if (!S_ISDIR(st.st_mode) || access(p, W_OK | X_OK) < 0) {
 			snprintf(err, errlen, "--dir %s: %s", p,
-				 errno == 0 || (stat(p, &st) == 0 && !S_ISDIR(st.st_mode)) ?
-				 "not a directory" : access(p, F_OK) == 0 ? "not writable" :
-				 strerror(errno));
+				 S_ISDIR(st.st_mode) ? "not writable" : "not a directory");
 			return -1;
 		}
 		parents[n++] = p;
@@ -132,6 +134,8 @@ int disk_prepare(struct bench_opts *opt, const char *dirlist, const unsigned cha
 		snprintf(err, errlen, "--dir: expected a directory");
 		return -1;
 	}
+	if (streams < n)
+		streams = n;	/* disk.seq runs one stream per --dir entry */
 	/* Room: the benchmarks run one after another and each removes its files,
 	 * so an entry needs what the largest one writes there. */
 	for (k = 0; k < n; k++) {
