@@ -191,9 +191,9 @@ while [ "$r" -le "$DROUNDS" ]; do
 		# byte); the CSV line's K/sec (2^10) to MB/s; "+++++" is left out.
 		bonnie++ -d "$DDIR" -s "$BSIZE" -r "$((BSIZE / 2))" -n 16 -f -q -u "$(id -u):$(id -g)" \
 			2>/dev/null | tail -n 1 >"$TMP/bon"
-		put bonnie.write "$(awk -F, '$12 ~ /^[0-9]/ { printf "%.0f", $12 * 1.024 }' "$TMP/bon")"
-		put bonnie.rewrite "$(awk -F, '$14 ~ /^[0-9]/ { printf "%.0f", $14 * 1.024 }' "$TMP/bon")"
-		put bonnie.read "$(awk -F, '$18 ~ /^[0-9]/ { printf "%.0f", $18 * 1.024 }' "$TMP/bon")"
+		put bonnie.write "$(awk -F, '$12 ~ /^[0-9]/ { printf "%.1f", $12 * 1.024 / 1000 }' "$TMP/bon")"
+		put bonnie.rewrite "$(awk -F, '$14 ~ /^[0-9]/ { printf "%.1f", $14 * 1.024 / 1000 }' "$TMP/bon")"
+		put bonnie.read "$(awk -F, '$18 ~ /^[0-9]/ { printf "%.1f", $18 * 1.024 / 1000 }' "$TMP/bon")"
 		put bonnie.create "$(awk -F, '$27 ~ /^[0-9]/ { print $27 }' "$TMP/bon")"
 	fi
 	r=$((r + 1))
@@ -235,9 +235,9 @@ nobon="bonnie++ not installed (apt-get install bonnie++), or under half a second
 line "seq write 1M direct" seq.w MB/s fio.w "fio rw=write bs=1M direct=1 end_fsync" "$nofio"
 line "seq read 1M direct" seq.r MB/s fio.r "fio rw=read bs=1M direct=1" "$nofio"
 line "4k random read QD1" rand.r IOPS fio.rr "fio randread bs=4k direct=1 psync" "$nofio"
-line "bonnie block write" bon.write MB/s bonnie.write "bonnie++ -f (K/sec x 1.024)" "$nobon"
-line "bonnie rewrite" bon.rewrite MB/s bonnie.rewrite "bonnie++ -f (K/sec x 1.024)" "$nobon"
-line "bonnie block read" bon.read MB/s bonnie.read "bonnie++ -f (K/sec x 1.024)" "$nobon"
+line "bonnie block write" bon.write MB/s bonnie.write "bonnie++ -f (K/sec x 0.001024)" "$nobon"
+line "bonnie rewrite" bon.rewrite MB/s bonnie.rewrite "bonnie++ -f (K/sec x 0.001024)" "$nobon"
+line "bonnie block read" bon.read MB/s bonnie.read "bonnie++ -f (K/sec x 0.001024)" "$nobon"
 line "bonnie seq create" bon.seq_create f/s bonnie.create "bonnie++ -n 16" "$nobon"
 echo
 echo "Each figure is the median of $ROUNDS rounds (disk: $DROUNDS). bakeoff: its figure (the median of its"
