@@ -141,22 +141,17 @@ int disk_prepare(struct bench_opts *opt, const char *dirlist, const unsigned cha
 	for (k = 0; k < n; k++) {
 		uint64_t need = 0, have, s = opt->disk_size;
 		int here = streams / n + (k < streams % n);
-		const char *what = "--size";
 
 		if (selected(sel, "disk.seq") && !opt->disk_device)
 			need = s * (uint64_t)(here > 1 ? here : 1);
 		if (k == 0 && (selected(sel, "disk.rand") || selected(sel, "disk.bonnie")) && s > need)
 			need = s;
-		if (k == 0 && selected(sel, "disk.iozone") && opt->disk_max_size > need) {
-			need = opt->disk_max_size;
-			what = "--max-size";
-		}
 		need *= (uint64_t)(opt->parallel > 0 ? opt->parallel : 1);
 		if (need && os_fs_free(parents[k], &have) == 0 && need > have) {
-			fmt_size(a, sizeof(a), strcmp(what, "--size") ? opt->disk_max_size : s);
+			fmt_size(a, sizeof(a), s);
 			fmt_size(b, sizeof(b), need);
 			fmt_size(c, sizeof(c), have);
-			snprintf(err, errlen, "%s %s needs %s in %s%s, which has %s free", what, a, b,
+			snprintf(err, errlen, "--size %s needs %s in %s%s, which has %s free", a, b,
 				 parents[k], here > 1 ? " (one file per stream)" : "", c);
 			return -1;
 		}

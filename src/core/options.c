@@ -81,8 +81,6 @@ const struct optdef optdefs[] = {
 	  "bonnie's file tests: N x 1024 files (bonnie++ -n)", RES_NONE, 0 },
 	{ "file-dirs", OT_UINT, OPT(disk_file_dirs), "1", NULL, 1, 1024, "disk.bonnie",
 	  "spread the files over D directories", RES_NONE, 0 },
-	{ "max-size", OT_SIZE, OPT(disk_max_size), "64M", "4M", 64 * KiB, 1 * TiB, "disk.iozone",
-	  "iozone's largest file (auto mode: 64k doubling up to it)", RES_NONE, 0 },
 	{ "cache", OT_FLAG, OPT(disk_cache), NULL, NULL, 0, 1, "disk",
 	  "measure the page cache on purpose: small warm files, figures labelled cache", RES_NONE, 0 },
 	/* ---- end disk ---- */
