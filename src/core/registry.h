@@ -77,7 +77,7 @@
 	X(cpu_ops_double_div) \
 	X(cpu_mhz)
 
-/* disk: sequential (dd), random (fio), bonnie, iozone (src/bench/disk-*.c) */
+/* disk: sequential (dd), random (fio), bonnie (src/bench/disk-*.c) */
 #define BENCH_LIST_DISK(X) \
 	X(disk_seq) \
 	X(disk_rand) \
