@@ -113,7 +113,8 @@ static const char *const help_report =
 	"\n"
 	"Render result files again. FMT is text (the table the run printed, default),\n"
 	"json (one file, re-serialized), lmbench (the lmbench 3 summary, one row\n"
-	"per file), or dd, bonnie, iozone (those tools' output from the disk figures). --all adds to the text table every curve point and intermediate\n"
+	"per file), or dd, bonnie (those tools' output from the disk figures).\n"
+	"--all adds to the text table every curve point and intermediate\n"
 	"figure (mem.lat's curve, proc.ctxsw's uncorrected times, ...).\n"
 	"A malformed, truncated or wrong-schema file exits 2 naming the byte offset.\n"
 	"FILE - reads standard input (bakeoff run -o - ... | bakeoff report -);\n"
@@ -519,8 +520,7 @@ static int render(const char *format, struct result *rs, int n, int all, FILE *f
 		ptrs[k] = &rs[k];
 	if (strcmp(format, "lmbench") == 0) {
 		report_lmbench(ptrs, (size_t)n, f);
-	} else if (strcmp(format, "dd") == 0 || strcmp(format, "bonnie") == 0 ||
-		   strcmp(format, "iozone") == 0) {	/* disk */
+	} else if (strcmp(format, "dd") == 0 || strcmp(format, "bonnie") == 0) {	/* disk */
 		for (k = 0; k < n; k++)
 			report_disk(format, &rs[k], f);
 	} else if (strcmp(format, "json") == 0) {
@@ -569,9 +569,9 @@ static int cmd_report(int argc, char **argv)
 		}
 	}
 	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "lmbench") &&
-	    strcmp(format, "dd") && strcmp(format, "bonnie") && strcmp(format, "iozone"))
+	    strcmp(format, "dd") && strcmp(format, "bonnie"))
 		return usage_error("invalid value '%s' for --format: expected text, json, lmbench, "
-				   "dd, bonnie or iozone", format);
+				   "dd or bonnie", format);
 	n = argc - optind;
 	if (n < 1)
 		return usage_error("report: expected a result FILE (see bakeoff report --help)");

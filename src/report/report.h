@@ -11,8 +11,8 @@ void report_text(const struct result *r, FILE *f, int all);
 /* lmbench 3 summary (scripts/getsummary layout): one row per result. */
 void report_lmbench(const struct result *const *rs, size_t n, FILE *f);
 
-/* disk.c: the dd, bonnie and iozone personalities' formats ("dd", "bonnie",
- * "iozone") from disk.seq, disk.bonnie, disk.iozone. */
+/* disk.c: the dd and bonnie personalities' formats ("dd", "bonnie") from
+ * disk.seq and disk.bonnie. */
 void report_disk(const char *format, const struct result *r, FILE *f);
 
 /* Escaping (escape.c). Every string a renderer takes from a result file —
