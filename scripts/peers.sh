@@ -210,6 +210,77 @@ while [ "$r" -le "$ROUNDS" ]; do
 	r=$((r + 1))
 done
 
+# ---- disk: fio and bonnie++ on the same directory, sizes and block sizes ----
+# PEERS_DISK_DIR (default: the current directory, as fio and bonnie++ use),
+# PEERS_DISK_SIZE MiB for the sequential and random file (default 512),
+# PEERS_BONNIE_SIZE MiB for bonnie's file (default 2048, so that block
+# tests last over half a second), PEERS_DISK_ROUNDS (default 3).
+# bkm FILE KEY ID METRIC — bakeoff's median of a named metric.
+bkm() {
+	perl -MJSON::PP -e '
+		local $/; open my $f, "<", $ARGV[0] or exit; my $r = decode_json(<$f>);
+		for my $b (@{$r->{benchmarks}}) { next unless $b->{id} eq $ARGV[1] && $b->{status} eq "ok";
+			for my $m (@{$b->{metrics}}) { next if $m->{name} ne $ARGV[3];
+				print "$ARGV[2] $m->{median}\n$ARGV[2].cv ", 100 * $m->{cv}, "\n$ARGV[2].tw $m->{median}\n" } }' \
+		"$1" "$3" "$2" "$4" >>"$TMP/vals"
+}
+DDIR=$(mktemp -d "${PEERS_DISK_DIR:-.}/bakeoff-peers-disk.XXXXXX")
+trap 'rm -rf "$TMP" "$DDIR"' EXIT INT TERM
+DSIZE=${PEERS_DISK_SIZE:-512}
+BSIZE=${PEERS_BONNIE_SIZE:-2048}
+DROUNDS=${PEERS_DISK_ROUNDS:-3}
+# fio's figures from its JSON: bytes/s to MB/s, IOPS as they are.
+fio_fig() { # FIELD(write.bw|read.bw|read.iops) FIO-OPTIONS...
+	_f=$1
+	shift
+	fio --output-format=json --name=peer --directory="$DDIR" --filename=fio.dat --size="${DSIZE}M" \
+		--direct=1 --ioengine=psync --iodepth=1 "$@" 2>/dev/null | perl -MJSON::PP -e '
+		local $/; my $j = eval { decode_json(<STDIN>) } or exit; my ($d, $k) = split /\./, $ARGV[0];
+		my $v = $j->{jobs}[0]{$d}{$k eq "bw" ? "bw_bytes" : "iops"}; exit unless $v;
+		printf "%.1f", $k eq "bw" ? $v / 1e6 : $v' "$_f"
+}
+echo "disk peers in $DDIR: fio on ${DSIZE} MiB, bonnie++ on ${BSIZE} MiB, $DROUNDS rounds ..."
+r=1
+while [ "$r" -le "$DROUNDS" ]; do
+	echo "disk round $r of $DROUNDS ..."
+	"$BAKEOFF" run -q --dir "$DDIR" --size "${DSIZE}M" --block-sizes 1M --runtime 60s --reps 1 \
+		-o "$TMP/b.json" disk.seq >/dev/null 2>"$TMP/err" || cat "$TMP/err"
+	bkm "$TMP/b.json" seq.w disk.seq "write 1M"
+	bkm "$TMP/b.json" seq.r disk.seq "read 1M"
+	rm -f "$TMP/b.json"
+	if have fio; then
+		put fio.w "$(fio_fig write.bw --rw=write --bs=1M --end_fsync=1)"
+		put fio.r "$(fio_fig read.bw --rw=read --bs=1M)"
+		rm -f "$DDIR/fio.dat"
+	fi
+	"$BAKEOFF" run -q --dir "$DDIR" --size "${DSIZE}M" --jobs 1 --runtime 5s --reps 1 \
+		-o "$TMP/b.json" disk.rand >/dev/null 2>"$TMP/err" || cat "$TMP/err"
+	bkm "$TMP/b.json" rand.r disk.rand "randread 4k QD1"
+	rm -f "$TMP/b.json"
+	if have fio; then
+		put fio.rr "$(fio_fig read.iops --rw=randread --bs=4k --runtime=5 --time_based)"
+		rm -f "$DDIR/fio.dat"
+	fi
+	"$BAKEOFF" run -q --dir "$DDIR" --size "${BSIZE}M" --files 16 --reps 1 \
+		-o "$TMP/b.json" disk.bonnie >/dev/null 2>"$TMP/err" || cat "$TMP/err"
+	for t in write rewrite read "seq create"; do
+		bkm "$TMP/b.json" "bon.$(echo "$t" | tr ' ' _)" disk.bonnie "$t"
+	done
+	rm -f "$TMP/b.json"
+	if have bonnie++; then
+		# -f: no per-character tests (bonnie++ 2.00a's take a syscall per
+		# byte); the CSV line's K/sec (2^10) to MB/s; "+++++" is left out.
+		bonnie++ -d "$DDIR" -s "$BSIZE" -r "$((BSIZE / 2))" -n 16 -f -q -u "$(id -u):$(id -g)" \
+			2>/dev/null | tail -n 1 >"$TMP/bon"
+		put bonnie.write "$(awk -F, '$12 ~ /^[0-9]/ { printf "%.1f", $12 * 1.024 / 1000 }' "$TMP/bon")"
+		put bonnie.rewrite "$(awk -F, '$14 ~ /^[0-9]/ { printf "%.1f", $14 * 1.024 / 1000 }' "$TMP/bon")"
+		put bonnie.read "$(awk -F, '$18 ~ /^[0-9]/ { printf "%.1f", $18 * 1.024 / 1000 }' "$TMP/bon")"
+		put bonnie.create "$(awk -F, '$27 ~ /^[0-9]/ { print $27 }' "$TMP/bon")"
+	fi
+	r=$((r + 1))
+done
+# ---- end disk ----
+
 # line FIGURE BAKEOFF_KEY UNIT PEER_KEY PEER_NAME WHY_MISSING
 line() {
 	b=$(median "$2")
@@ -246,8 +317,18 @@ line "UDP 1-byte round trip" net.udp.lat us qperf.udp_lat "qperf udp_lat x 2" "q
 line "UDP round trip" net.udp.lat us sockperf.udp "sockperf ping-pong x 2 (14 B)" "sockperf not installed (apt-get install sockperf)"
 line "make, 6 C files" time s hyperfine.make "hyperfine -N -r 5 --prepare 'make clean'" \
 	"hyperfine not installed (apt-get install hyperfine), or no make or cc"
+# disk
+nofio="fio not installed (apt-get install fio)"
+nobon="bonnie++ not installed (apt-get install bonnie++), or under half a second (+++++)"
+line "seq write 1M direct" seq.w MB/s fio.w "fio rw=write bs=1M direct=1 end_fsync" "$nofio"
+line "seq read 1M direct" seq.r MB/s fio.r "fio rw=read bs=1M direct=1" "$nofio"
+line "4k random read QD1" rand.r IOPS fio.rr "fio randread bs=4k direct=1 psync" "$nofio"
+line "bonnie block write" bon.write MB/s bonnie.write "bonnie++ -f (K/sec x 0.001024)" "$nobon"
+line "bonnie rewrite" bon.rewrite MB/s bonnie.rewrite "bonnie++ -f (K/sec x 0.001024)" "$nobon"
+line "bonnie block read" bon.read MB/s bonnie.read "bonnie++ -f (K/sec x 0.001024)" "$nobon"
+line "bonnie seq create" bon.seq_create f/s bonnie.create "bonnie++ -n 16" "$nobon"
 echo
-echo "Each figure is the median of $ROUNDS rounds. bakeoff: its figure (the median of its"
+echo "Each figure is the median of $ROUNDS rounds (disk: $DROUNDS). bakeoff: its figure (the median of its"
 echo "samples) and CV; mean: the same samples as total work / total time, the statistic the"
 echo "peers print. ratio = bakeoff / peer, mean = mean / peer, in the same unit"
 echo "(MB = 10^6 bytes; perf's GiB/s and mbw's and sysbench's MiB/s converted; likwid-bench's"

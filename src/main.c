@@ -23,6 +23,7 @@
 #include "core/units.h"
 #include "net/server.h"
 #include "report/report.h"
+#include "bench/disk.h"
 
 #define EXIT_FAILED 1
 #define EXIT_USAGE 2
@@ -72,7 +73,9 @@ static const char *const help_run =
 	"                        an existing file is never overwritten\n"
 	"  -q, --quiet           no progress lines on stderr\n"
 	"      --quick           small sizes and short samples (a smoke run)\n"
-	"      --dir DIR         make the scratch directory under DIR (default $TMPDIR or /tmp)\n"
+	"      --dir DIR[,DIR]   make the scratch directory under DIR (default $TMPDIR or /tmp);\n"
+	"                        the disk benchmarks write in a scratch directory under each\n"
+	"                        DIR of the list (default: the current directory)\n"
 	"\n"
 	"Options read by benchmarks (an option no selected benchmark reads is an error;\n"
 	"bakeoff help BENCH lists one benchmark's):\n";
@@ -115,7 +118,8 @@ static const char *const help_report =
 	"Render result files again. FMT is text (the table the run printed, default),\n"
 	"json (one file, re-serialized), lmbench (the lmbench 3 summary, one row\n"
 	"per file), ttcp (net.tcp.bw as ttcp -t and -r print it), dhrystone (cpu.int's\n"
-	"two lines) or time (bakeoff time's csh lines and table). --all adds to the text\n"
+	"two lines), time (bakeoff time's csh lines and table), or dd, bonnie (those\n"
+	"tools' output from the disk figures). --all adds to the text\n"
 	"table every curve point and intermediate\n"
 	"figure (mem.lat's curve, proc.ctxsw's uncorrected times, ...).\n"
 	"A malformed, truncated or wrong-schema file exits 2 naming the byte offset.\n"
@@ -228,7 +232,9 @@ static int render(const char *format, struct result *rs, int n, int all, FILE *f
 
 struct run_args {
 	const char *output;
-	const char *dir;
+	const char *dir;	/* the first --dir entry: the run's scratch parent */
+	const char *dirlist;	/* the whole --dir list (disk) */
+	char dir0[4096];
 	int quiet, quick;
 	struct harness_cfg cfg;
 	struct bench_opts opt;
@@ -278,7 +284,9 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 		case OPT_DIR:
 			if (!*optarg)
 				return usage_error("--dir: expected a directory");
-			a->dir = optarg;
+			a->dirlist = optarg;
+			snprintf(a->dir0, sizeof(a->dir0), "%.*s", (int)strcspn(optarg, ","), optarg);
+			a->dir = a->dir0;
 			break;
 		case ':':
 			return usage_error("run: option '%s' needs a value (see bakeoff run --help)", name);
@@ -433,6 +441,14 @@ static int cmd_run(int argc, char **argv)
 	}
 	a.opt.scratch = scratch_path();
 	a.opt.host = &r.host;
+	/* disk: a scratch directory under each --dir entry, room checked */
+	if (disk_prepare(&a.opt, a.dirlist, sel, err, sizeof(err)) < 0) {
+		scratch_remove();
+		if (!to_stdout)
+			unlink(path);
+		free(sel);
+		return usage_error("%s", err);
+	}
 	scratch_signals();
 	if (!a.quiet && tty)
 		fprintf(stderr, "bakeoff: measuring the clock and loop overhead...\n");
@@ -440,6 +456,7 @@ static int cmd_run(int argc, char **argv)
 	a.cfg.progress_prefix = prefix;
 	harness_init(&h, &a.cfg);
 	guard_check(&r.guard, &r.host, &a.opt, memory);
+	disk_guard(&r.guard, &a.opt);
 	r.argv = calloc((size_t)argc + 2, sizeof(char *));
 	for (i = 0; r.argv && i <= (size_t)argc && (r.argv[i] = strdup(i ? argv[i - 1] : "bakeoff"));
 	     i++)
@@ -600,6 +617,9 @@ static int render(const char *format, struct result *rs, int n, int all, FILE *f
 	} else if (strcmp(format, "time") == 0) {
 		for (k = 0; k < n; k++)
 			report_time(&rs[k], f);
+	} else if (strcmp(format, "dd") == 0 || strcmp(format, "bonnie") == 0) {	/* disk */
+		for (k = 0; k < n; k++)
+			report_disk(format, &rs[k], f);
 	} else if (strcmp(format, "json") == 0) {
 		struct buf b = { 0 };
 
@@ -646,9 +666,10 @@ static int cmd_report(int argc, char **argv)
 		}
 	}
 	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "lmbench") &&
-	    strcmp(format, "ttcp") && strcmp(format, "dhrystone") && strcmp(format, "time"))
+	    strcmp(format, "ttcp") && strcmp(format, "dhrystone") && strcmp(format, "time") &&
+	    strcmp(format, "dd") && strcmp(format, "bonnie"))
 		return usage_error("invalid value '%s' for --format: expected text, json, lmbench, "
-				   "ttcp, dhrystone or time", format);
+				   "ttcp, dhrystone, time, dd or bonnie", format);
 	n = argc - optind;
 	if (n < 1)
 		return usage_error("report: expected a result FILE (see bakeoff report --help)");

@@ -48,6 +48,25 @@ struct bench_opts {
 	/* cpu: workloads and scaling */
 	long copies[BENCH_MAX_LIST];	/* --copies: counts of copies for cpu.scaling */
 	int ncopies;			/* 0: 1, 2, 4, ... up to the online CPUs */
+	/* ---- disk (src/bench/disk-*.c) ---- */
+	uint64_t disk_size;		/* --size: file size (or bytes read from --device) */
+	uint64_t disk_bs[BENCH_MAX_LIST];	/* --block-sizes: disk.seq's sweep */
+	int disk_nbs;
+	uint64_t disk_runtime;		/* --runtime: a pass stops at --size or at this */
+	int disk_direct, disk_no_direct;	/* --direct, --no-direct */
+	int disk_jobs;			/* --jobs: disk.rand's concurrent jobs */
+	const char *disk_device;	/* --device: a block device read sequentially */
+	int disk_destroy;		/* --destroy-data: disk.seq may write --device */
+	const char *disk_csv;		/* --csv: bonnie++ CSV line, "1.03" or "2" */
+	int disk_files;			/* --files: bonnie's file tests, N x 1024 files */
+	int disk_file_dirs;		/* --file-dirs: spread over D directories */
+	int disk_cache;			/* --cache: measure the page cache on purpose */
+	/* Set by disk_prepare() (run): one scratch directory per --dir entry
+	 * and the entry it was made under (for messages). */
+	const char *disk_dirs[BENCH_MAX_LIST];
+	const char *disk_parents[BENCH_MAX_LIST];
+	int disk_ndirs;
+	/* ---- end disk ---- */
 };
 
 struct bench_result;

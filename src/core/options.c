@@ -60,8 +60,9 @@ const struct optdef optdefs[] = {
 	  "without it the run starts its own server on 127.0.0.1", RES_NONE, 0 },
 	{ "token", OT_STRING, OPT(token), NULL, NULL, 1, 64, "net",
 	  "the secret the server was started with (bakeoff serve --token)", RES_NONE, 0 },
-	{ "streams", OT_UINT, OPT(streams), "1", NULL, 1, 64, "net.tcp.bw",
-	  "parallel TCP streams (iperf3 -P)", RES_NONE, 0 },
+	{ "streams", OT_UINT, OPT(streams), "1", NULL, 1, 64, "net.tcp.bw,disk.seq",
+	  "parallel streams: TCP streams (iperf3 -P); disk.seq's sequential streams, one file "
+	  "each, spread over the --dir list", RES_NONE, 0 },
 	{ "reverse", OT_FLAG, OPT(reverse), NULL, NULL, 0, 1, "net.tcp.bw",
 	  "the server sends, the client receives (iperf3 -R)", RES_NONE, 0 },
 	{ "bidir", OT_FLAG, OPT(bidir), NULL, NULL, 0, 1, "net.tcp.bw",
@@ -81,6 +82,34 @@ const struct optdef optdefs[] = {
 	{ "copies", OT_UINT_LIST, OPTL(copies, ncopies), NULL, NULL, 1, 1024, "cpu.scaling",
 	  "counts of copies run at once (up to 8; default 1, 2, 4, ... up to the online CPUs)",
 	  RES_NONE, 0 },
+	/* ---- disk (src/bench/disk-*.c); room for --size is checked by disk_prepare ---- */
+	{ "size", OT_SIZE, OPT(disk_size), "1G", "32M", 64 * KiB, 1 * TiB, "disk.seq,disk.rand,disk.bonnie",
+	  "file size of the disk benchmarks (bytes read with --device)", RES_NONE, 0 },
+	{ "block-sizes", OT_SIZE_LIST, OPTL(disk_bs, disk_nbs), "4k,16k,32k,64k,128k,256k,512k,1M",
+	  NULL, 512, 64 * MiB, "disk.seq", "disk.seq's block sizes (dd's bs=)", RES_NONE, 0 },
+	{ "runtime", OT_DURATION, OPT(disk_runtime), "2s", "500ms", 100 * MS, 86400 * S,
+	  "disk.seq,disk.rand,disk.bonnie",
+	  "a pass stops at --size or after this long, whichever comes first (fio's size "
+	  "and runtime); disk.rand runs this long", RES_NONE, 0 },
+	{ "direct", OT_FLAG, OPT(disk_direct), NULL, NULL, 0, 1, "disk.seq,disk.rand",
+	  "O_DIRECT or fail (default: O_DIRECT where the file system takes it)", RES_NONE, 0 },
+	{ "no-direct", OT_FLAG, OPT(disk_no_direct), NULL, NULL, 0, 1, "disk.seq,disk.rand",
+	  "buffered I/O through the page cache", RES_NONE, 0 },
+	{ "jobs", OT_UINT, OPT(disk_jobs), "4", "2", 1, 64, "disk.rand",
+	  "disk.rand's concurrent jobs, each at queue depth 1 (besides one job alone)", RES_NONE, 0 },
+	{ "device", OT_STRING, OPT(disk_device), NULL, NULL, 1, 4095, "disk.seq",
+	  "read this block device sequentially (read-only) instead of files", RES_NONE, 0 },
+	{ "destroy-data", OT_FLAG, OPT(disk_destroy), NULL, NULL, 0, 1, "disk.seq",
+	  "with --device: also write to it, destroying what it holds", RES_NONE, 0 },
+	{ "csv", OT_STRING, OPT(disk_csv), "2", NULL, 1, 4, "disk.bonnie",
+	  "bonnie++ CSV line: 1.03 (27 columns) or 2 (format 1.98, bonnie++ 2.00a)", RES_NONE, 0 },
+	{ "files", OT_UINT, OPT(disk_files), "16", "1", 1, 1024, "disk.bonnie",
+	  "bonnie's file tests: N x 1024 files (bonnie++ -n)", RES_NONE, 0 },
+	{ "file-dirs", OT_UINT, OPT(disk_file_dirs), "1", NULL, 1, 1024, "disk.bonnie",
+	  "spread the files over D directories", RES_NONE, 0 },
+	{ "cache", OT_FLAG, OPT(disk_cache), NULL, NULL, 0, 1, "disk",
+	  "measure the page cache on purpose: small warm files, figures labelled cache", RES_NONE, 0 },
+	/* ---- end disk ---- */
 };
 const size_t noptdefs = sizeof(optdefs) / sizeof(optdefs[0]);
 

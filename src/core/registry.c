@@ -16,6 +16,9 @@ const struct personality personalities[] = {
 	{ "ttcp", "ttcp -t / -r", "net.tcp.bw", "ttcp" },
 	/* cpu: the bakeoff-int workload in Dhrystone 1.1's line shape */
 	{ "dhrystone", "bakeoff-int in Dhrystone's line shape", "cpu.int", "dhrystone" },
+	/* disk */
+	{ "dd", "dd's lines and the /dev/null ceiling", "disk.seq", "dd" },
+	{ "bonnie", "bonnie++ tables and CSV line", "disk.bonnie", "bonnie" },
 	{ NULL, NULL, NULL, NULL },
 };
 

@@ -8,7 +8,8 @@
 
 /* One sub-list per family owner, so families can be added independently. */
 #define BENCH_LIST(X) BENCH_LIST_PROC(X) BENCH_LIST_IPC(X) BENCH_LIST_VM(X) \
-	BENCH_LIST_MEM(X) BENCH_LIST_CPU(X) BENCH_LIST_NET(X) BENCH_LIST_TEST(X)
+	BENCH_LIST_MEM(X) BENCH_LIST_CPU(X) BENCH_LIST_NET(X) BENCH_LIST_DISK(X) \
+	BENCH_LIST_TEST(X)
 
 /* proc: system calls, signals, process creation, context switches (src/bench/proc-*.c) */
 #define BENCH_LIST_PROC(X) \
@@ -103,6 +104,12 @@
 #else
 #define BENCH_LIST_TEST(X)
 #endif
+
+/* disk: sequential (dd), random (fio), bonnie (src/bench/disk-*.c) */
+#define BENCH_LIST_DISK(X) \
+	X(disk_seq) \
+	X(disk_rand) \
+	X(disk_bonnie)
 
 #define X(name) extern const struct bench bench_##name;
 BENCH_LIST(X)

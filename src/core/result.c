@@ -225,6 +225,8 @@ static void write_bench(struct jw *w, const struct bench_result *b)
 			jw_str(w, "note", m->note);
 		if (m->detail)
 			jw_bool(w, "detail", 1);
+		if (m->cache_suspect)	/* disk */
+			jw_bool(w, "cache_suspect", 1);
 		if (m->derived)
 			jw_str(w, "derived", m->derived);
 		if (m->op_ns > 0) {
@@ -500,6 +502,13 @@ static int read_metric(struct rd *rd, const struct json *j, struct bench_result 
 		goto out;
 	}
 	m->detail = detail && detail->boolean;
+	/* disk: cache_suspect */
+	detail = json_get(j, "cache_suspect");
+	if (detail && detail->type != JSON_BOOL) {
+		rd_fail(rd, detail, "\"cache_suspect\" must be true or false");
+		goto out;
+	}
+	m->cache_suspect = detail && detail->boolean;
 	if (read_metric_extra(rd, j, m) < 0)
 		goto out;
 	rc = 0;

@@ -52,6 +52,12 @@ struct metric {
 	uint64_t hist_count;
 	char hist_unit[8];
 	double hist_p50, hist_p90, hist_p99, hist_p999, hist_max;
+	/* ---- disk ---- */
+	/* The figure may be the page cache's, not the device's: a buffered
+	 * test on a file under 2x RAM, or a rate above the memory ceiling
+	 * ("cached?" in tables). */
+	int cache_suspect;
+	/* ---- end disk ---- */
 };
 
 struct bench_result {

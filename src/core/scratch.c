@@ -39,6 +39,11 @@ static char marker[PATH_MAX];	/* static: the second signal unlinks it */
 static int marker_fd = -1;	/* holds the lock while the run lives */
 static volatile sig_atomic_t interrupted;
 static pid_t owner;
+/* More scratch directories (scratch_add), each like the first. */
+static char extra[SCRATCH_MAX_EXTRA][PATH_MAX];
+static char extra_marker[SCRATCH_MAX_EXTRA][PATH_MAX];
+static int extra_fd[SCRATCH_MAX_EXTRA];
+static volatile sig_atomic_t nextra;
 
 static const char *default_parent(const char *parent)
 {
@@ -76,19 +81,20 @@ static void start_time(pid_t pid, char *out, size_t n)
 	out[len] = 0;
 }
 
-/* Write the marker into the fresh directory and lock it. */
-static int write_marker(void)
+/* Write the marker into the fresh directory d and lock it (the lock is
+ * held by *fd for as long as the run lives). */
+static int write_marker_in(const char *d, char *mk, size_t mkn, int *fd)
 {
 	char text[128], st[32];
 	struct flock lk;
 	int len;
 
-	if ((size_t)snprintf(marker, sizeof(marker), "%s/" MARKER, dir) >= sizeof(marker)) {
+	if ((size_t)snprintf(mk, mkn, "%s/" MARKER, d) >= mkn) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	marker_fd = open(marker, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (marker_fd < 0)
+	*fd = open(mk, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (*fd < 0)
 		return -1;
 	memset(&lk, 0, sizeof(lk));
 	lk.l_type = F_WRLCK;
@@ -96,9 +102,14 @@ static int write_marker(void)
 	start_time(getpid(), st, sizeof(st));
 	len = snprintf(text, sizeof(text), MARKER_MAGIC "\npid %ld\nstart %s\n", (long)getpid(),
 		       st[0] ? st : "unknown");
-	if (fcntl(marker_fd, F_SETLK, &lk) < 0 || write(marker_fd, text, (size_t)len) != len)
+	if (fcntl(*fd, F_SETLK, &lk) < 0 || write(*fd, text, (size_t)len) != len)
 		return -1;
 	return 0;
+}
+
+static int write_marker(void)
+{
+	return write_marker_in(dir, marker, sizeof(marker), &marker_fd);
 }
 
 const char *scratch_create(const char *parent)
@@ -153,10 +164,54 @@ static void rm_tree(const char *path)
 	remove(path);
 }
 
+const char *scratch_add(const char *parent)
+{
+	char *d;
+	int k = nextra, e;
+
+	if (!dir[0] || k >= SCRATCH_MAX_EXTRA) {
+		errno = dir[0] ? EMFILE : ENOENT;
+		return NULL;
+	}
+	d = extra[k];
+	if ((size_t)snprintf(d, PATH_MAX, "%s/bakeoff.%ld.XXXXXX", parent, (long)getpid()) >=
+	    PATH_MAX) {
+		errno = ENAMETOOLONG;
+		d[0] = 0;
+		return NULL;
+	}
+	if (!mkdtemp(d)) {
+		d[0] = 0;
+		return NULL;
+	}
+	extra_fd[k] = -1;
+	nextra = k + 1;
+	if (write_marker_in(d, extra_marker[k], PATH_MAX, &extra_fd[k]) < 0) {
+		e = errno;
+		if (extra_fd[k] >= 0)
+			close(extra_fd[k]);
+		rm_tree(d);
+		d[0] = 0;
+		nextra = k;
+		errno = e;
+		return NULL;
+	}
+	return d;
+}
+
 void scratch_remove(void)
 {
+	int k;
+
 	if (!dir[0] || getpid() != owner)
 		return;
+	for (k = 0; k < nextra; k++) {
+		rm_tree(extra[k]);
+		if (extra_fd[k] >= 0)
+			close(extra_fd[k]);
+		extra[k][0] = extra_marker[k][0] = 0;
+	}
+	nextra = 0;
 	rm_tree(dir);
 	dir[0] = 0;
 	marker[0] = 0;
@@ -230,7 +285,7 @@ int scratch_reap_stale(const char *parent)
 	struct dirent *e;
 	struct stat sb;
 	long pid, mpid;
-	int n = 0, gone;
+	int n = 0, gone, k;
 	DIR *d;
 
 	parent = default_parent(parent);
@@ -243,6 +298,10 @@ int scratch_reap_stale(const char *parent)
 			continue;
 		if (dir[0] && strcmp(path, dir) == 0)
 			continue;	/* our own */
+		for (k = 0; k < nextra && strcmp(path, extra[k]) != 0; k++)
+			;
+		if (k < nextra)
+			continue;
 		if (lstat(path, &sb) < 0 || !S_ISDIR(sb.st_mode) || sb.st_uid != geteuid())
 			continue;
 		if (lstat(mpath, &sb) < 0 || !S_ISREG(sb.st_mode) || sb.st_uid != geteuid())
@@ -276,12 +335,12 @@ int scratch_reap_stale(const char *parent)
 static char files[SCRATCH_MAX_FILES][PATH_MAX];
 static volatile sig_atomic_t nfiles;
 
-int scratch_file(char *out, size_t n, const char *name)
+int scratch_file_in(char *out, size_t n, const char *d, const char *name)
 {
 	int i;
 
-	if (!dir[0] || (size_t)snprintf(out, n, "%s/%s", dir, name) >= n) {
-		errno = dir[0] ? ENAMETOOLONG : ENOENT;
+	if (!d || !d[0] || (size_t)snprintf(out, n, "%s/%s", d, name) >= n) {
+		errno = d && d[0] ? ENAMETOOLONG : ENOENT;
 		return -1;
 	}
 	for (i = 0; i < nfiles; i++)
@@ -294,6 +353,11 @@ int scratch_file(char *out, size_t n, const char *name)
 	return 0;
 }
 
+int scratch_file(char *out, size_t n, const char *name)
+{
+	return scratch_file_in(out, n, dir, name);
+}
+
 static void on_signal(int sig)
 {
 	int i;
@@ -303,6 +367,10 @@ static void on_signal(int sig)
 			unlink(files[i]);
 		unlink(marker);
 		rmdir(dir);
+		for (i = 0; i < nextra; i++) {
+			unlink(extra_marker[i]);
+			rmdir(extra[i]);
+		}
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}

@@ -17,7 +17,21 @@ const char *scratch_create(const char *parent);
  * each one. Never touches this process's own directory. Call it before
  * scratch_create(). Returns how many were removed. */
 int scratch_reap_stale(const char *parent);
-/* Remove the scratch directory and everything in it (idempotent). */
+/* ---- more scratch directories (disk: one under each --dir entry) ---- */
+#define SCRATCH_MAX_EXTRA 8
+/* After scratch_create(): make another fresh "bakeoff.PID.XXXXXX" under
+ * parent, marked and locked like the first (so a killed run's is reaped),
+ * removed with everything in it by scratch_remove(), and emptied of its
+ * marker and removed if empty by a second signal. Returns its path, or
+ * NULL with errno set (ENOENT: no scratch_create yet; EMFILE: more than
+ * SCRATCH_MAX_EXTRA). */
+const char *scratch_add(const char *parent);
+/* scratch_file() for a file in d, the path of one of the scratch
+ * directories (scratch_path() or one from scratch_add()). */
+int scratch_file_in(char *out, size_t n, const char *d, const char *name);
+/* ---- end ---- */
+/* Remove the scratch directory (and those of scratch_add) and everything
+ * in them (idempotent). */
 void scratch_remove(void);
 const char *scratch_path(void);
 /* The path of file `name` in the scratch directory, into out. Every file a

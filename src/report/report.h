@@ -17,6 +17,10 @@ void report_time(const struct result *r, FILE *f);
 /* Dhrystone 1.1's two lines for cpu.int, under its own name (dhrystone.c). */
 void report_dhrystone(const struct result *const *rs, size_t n, FILE *f);
 
+/* disk.c: the dd and bonnie personalities' formats ("dd", "bonnie") from
+ * disk.seq and disk.bonnie. */
+void report_disk(const char *format, const struct result *r, FILE *f);
+
 /* Escaping (escape.c). Every string a renderer takes from a result file —
  * host name, OS, kernel, CPU model, argv, titles, ids, metric names, units,
  * reasons, notes, guard findings — may hold terminal control sequences

@@ -1,0 +1,463 @@
+/* disk-bonnie.c — bonnie's tests (disk.bonnie), bonnie++'s method.
+ *
+ * One file of --size in the first --dir entry, buffered (bonnie++ neither
+ * opens it direct nor fsyncs it without -b; every figure on a file under
+ * 2x RAM is therefore marked cache_suspect), in bonnie++'s order:
+ *   putc     the file written a byte at a time with putc() (stdio), until
+ *            --size or --runtime; latency per 8 KiB
+ *   write    the file written in 8 KiB write() calls (bonnie++'s chunk)
+ *   rewrite  each 8 KiB chunk read, changed, seeked back over, written
+ *   getc     read a byte at a time with getc(), to --size or --runtime
+ *   read     the file read in 8 KiB read() calls
+ *   seeks    5 seeker processes (bonnie++ 2.00a's count), 8192 seeks in
+ *            all: lseek to a random chunk, read it, and one time in ten
+ *            change and write it back; seeks/s
+ *   files    --files N x 1024 empty files in --file-dirs D directories:
+ *            created, stat()ed and deleted in name order ("seq create",
+ *            "seq stat", "seq delete") and in a random order ("ran ...");
+ *            files/s, latency per call
+ * Rates are KiB/s in bonnie++'s tables; here MB/s (10^6) and files/s;
+ * the renderer converts. %CPU and maximum latency per test are kept by
+ * the harness (metric cpu, latency max). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "disk.h"
+#include "scratch.h"
+
+#define CHUNK 8192
+#define SEEKS 8192
+#define SEEKERS 5
+
+struct bon {
+	struct bench_ctx *ctx;
+	const char *label;
+	char path[4096], fdir[4096];
+	uint64_t size, made, runtime;
+	char *buf;
+	int fd;
+	/* files */
+	unsigned nfiles, ndirs, *order;
+	int present;
+	uint64_t seed, x;
+	struct disk_workers ws;
+};
+
+static uint64_t rnd(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+static int io_fail(struct bon *b, const char *what, int64_t off, int err)
+{
+	if (err == EINTR || scratch_interrupted())
+		return -1;
+	return disk_fail(b->ctx, b->label, what, b->path, off, err);
+}
+
+static int lat_progress(struct long_run *lr, double amount, uint64_t t)
+{
+	long_lat(lr, disk_now() - t);
+	return long_progress(lr, amount) < 0 ? -1 : 0;
+}
+
+/* ---- the big file ---- */
+
+static int op_putc(void *st, struct long_run *lr)
+{
+	struct bon *b = st;
+	FILE *f = fopen(b->path, "w");
+	uint64_t off = 0, t0 = disk_now(), t = t0;
+	int rc = 0;
+
+	if (!f)
+		return io_fail(b, "open", -1, errno);
+	while (off < b->size && rc == 0) {
+		if (putc((int)(off & 0x7f), f) == EOF) {
+			rc = io_fail(b, "write", (int64_t)off, errno);
+			break;
+		}
+		if (++off % CHUNK == 0) {
+			rc = lat_progress(lr, CHUNK, t);
+			t = disk_now();
+			if (b->runtime && t - t0 >= b->runtime)
+				break;
+		}
+	}
+	if (fclose(f) != 0 && rc == 0)
+		rc = io_fail(b, "write", (int64_t)off, errno);
+	if (rc == 0 && off % CHUNK)
+		rc = long_progress(lr, (double)(off % CHUNK)) < 0 ? -1 : 0;
+	return rc;
+}
+
+static int prep_block(void *st, struct long_run *lr)
+{
+	struct bon *b = st;
+
+	(void)lr;
+	if (b->fd >= 0)
+		close(b->fd);
+	b->fd = open(b->path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	return b->fd < 0 ? io_fail(b, "open", -1, errno) : 0;
+}
+
+static int op_block(void *st, struct long_run *lr)
+{
+	struct bon *b = st;
+	uint64_t off = 0, t;
+	ssize_t r;
+
+	while (off < b->size) {
+		t = disk_now();
+		if ((r = write(b->fd, b->buf, CHUNK)) != CHUNK)
+			return io_fail(b, "write", (int64_t)off, r < 0 ? errno : ENOSPC);
+		off += CHUNK;
+		if (lat_progress(lr, CHUNK, t) < 0)
+			return -1;
+	}
+	b->made = off;
+	return 0;
+}
+
+static int prep_start(void *st, struct long_run *lr)
+{
+	struct bon *b = st;
+
+	(void)lr;
+	return lseek(b->fd, 0, SEEK_SET) < 0 ? io_fail(b, "seek", 0, errno) : 0;
+}
+
+static int op_rewrite(void *st, struct long_run *lr)
+{
+	struct bon *b = st;
+	uint64_t off = 0, t;
+	ssize_t r;
+
+	while (off < b->made) {
+		t = disk_now();
+		if ((r = read(b->fd, b->buf, CHUNK)) != CHUNK)
+			return io_fail(b, "read", (int64_t)off, r < 0 ? errno : EIO);
+		b->buf[off / CHUNK % CHUNK]++;
+		if (lseek(b->fd, -(off_t)CHUNK, SEEK_CUR) < 0)
+			return io_fail(b, "seek", (int64_t)off, errno);
+		if ((r = write(b->fd, b->buf, CHUNK)) != CHUNK)
+			return io_fail(b, "write", (int64_t)off, r < 0 ? errno : ENOSPC);
+		off += CHUNK;
+		if (lat_progress(lr, CHUNK, t) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int op_getc(void *st, struct long_run *lr)
+{
+	struct bon *b = st;
+	FILE *f = fopen(b->path, "r");
+	uint64_t off = 0, t0 = disk_now(), t = t0, sum = 0;
+	int c, rc = 0;
+
+	if (!f)
+		return io_fail(b, "open", -1, errno);
+	while (off < b->made && (c = getc(f)) != EOF) {
+		sum += (unsigned)c;
+		if (++off % CHUNK == 0) {
+			if ((rc = lat_progress(lr, CHUNK, t)) < 0)
+				break;
+			t = disk_now();
+			if (b->runtime && t - t0 >= b->runtime)
+				break;
+		}
+	}
+	if (rc == 0 && ferror(f))
+		rc = io_fail(b, "read", (int64_t)off, errno);
+	fclose(f);
+	bench_use(sum);
+	if (rc == 0 && off % CHUNK)
+		rc = long_progress(lr, (double)(off % CHUNK)) < 0 ? -1 : 0;
+	return rc;
+}
+
+static int op_read(void *st, struct long_run *lr)
+{
+	struct bon *b = st;
+	uint64_t off = 0, t;
+	ssize_t r;
+
+	while (off < b->made) {
+		t = disk_now();
+		if ((r = read(b->fd, b->buf, CHUNK)) <= 0)
+			return io_fail(b, "read", (int64_t)off, r < 0 ? errno : EIO);
+		off += (uint64_t)r;
+		if (lat_progress(lr, (double)r, t) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- seeks ---- */
+
+static int seeker(struct disk_worker *w, int k, void *arg)
+{
+	struct bon *b = arg;
+	char buf[CHUNK], why[300];
+	uint64_t x = b->seed ^ ((uint64_t)(k + 1) * 0x9e3779b97f4a7c15ull), chunks = b->made / CHUNK;
+	int fd = open(b->path, O_RDWR | O_CLOEXEC), i, n = SEEKS / SEEKERS + (k < SEEKS % SEEKERS);
+
+	if (fd < 0 || chunks == 0) {
+		snprintf(why, sizeof(why), "seeker %d: open: %s", k + 1, strerror(errno));
+		disk_worker_fail(w, why);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		off_t off = (off_t)(rnd(&x) % chunks * CHUNK);
+		uint64_t t = disk_now();
+		ssize_t r;
+
+		if (lseek(fd, off, SEEK_SET) < 0 || (r = read(fd, buf, CHUNK)) != CHUNK ||
+		    (rnd(&x) % 10 == 0 && (buf[0]++, lseek(fd, off, SEEK_SET) < 0 ||
+					   write(fd, buf, CHUNK) != CHUNK))) {
+			snprintf(why, sizeof(why), "seeker %d: I/O error at offset %lld of %s: %s", k + 1,
+				 (long long)off, b->label, strerror(errno ? errno : EIO));
+			disk_worker_fail(w, why);
+			close(fd);
+			return -1;
+		}
+		if (disk_worker_report(w, 1, disk_now() - t))
+			break;
+	}
+	close(fd);
+	return 0;
+}
+
+static int prep_seeks(void *st, struct long_run *lr)
+{
+	struct bon *b = st;
+
+	(void)lr;
+	disk_workers_stop(&b->ws);
+	b->seed = rnd(&b->x);
+	return disk_workers_start(b->ctx, &b->ws, SEEKERS, seeker, b);
+}
+
+static int op_seeks(void *st, struct long_run *lr)
+{
+	struct bon *b = st;
+
+	return disk_workers_run(b->ctx, &b->ws, lr);
+}
+
+/* ---- files ---- */
+
+static void fname(const struct bon *b, unsigned i, char *out, size_t n)
+{
+	snprintf(out, n, "%s/d%u/%010u", b->fdir, i % b->ndirs, i);
+}
+
+static void shuffle(struct bon *b)
+{
+	unsigned i, j, t;
+
+	for (i = 0; i < b->nfiles; i++)
+		b->order[i] = i;
+	for (i = b->nfiles; i > 1; i--) {
+		j = (unsigned)(rnd(&b->x) % i);
+		t = b->order[i - 1];
+		b->order[i - 1] = b->order[j];
+		b->order[j] = t;
+	}
+}
+
+static void remove_files(struct bon *b)
+{
+	char p[4200];
+	unsigned i;
+
+	for (i = 0; i < b->nfiles; i++) {
+		fname(b, i, p, sizeof(p));
+		unlink(p);
+	}
+	b->present = 0;
+}
+
+/* what: 0 create, 1 stat, 2 delete; random order or name order */
+static int files_op(struct bon *b, struct long_run *lr, int what, int random)
+{
+	char p[4200];
+	struct stat st;
+	unsigned i, k;
+	int fd;
+
+	for (k = 0; k < b->nfiles; k++) {
+		uint64_t t = disk_now();
+
+		i = random ? b->order[k] : k;
+		fname(b, i, p, sizeof(p));
+		if (what == 0) {
+			if ((fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0)
+				return disk_fail(b->ctx, b->label, "create", p, -1, errno);
+			close(fd);
+		} else if (what == 1 ? stat(p, &st) < 0 : unlink(p) < 0) {
+			return disk_fail(b->ctx, b->label, what == 1 ? "stat" : "delete", p, -1, errno);
+		}
+		if (lat_progress(lr, 1, t) < 0)
+			return -1;
+	}
+	b->present = what != 2;
+	return 0;
+}
+
+static int prep_files(struct bon *b, int what)
+{
+	char p[4200];
+	unsigned i;
+	int fd;
+
+	shuffle(b);
+	if (what == 0) {
+		remove_files(b);
+		return 0;
+	}
+	if (b->present)
+		return 0;
+	for (i = 0; i < b->nfiles; i++) {
+		fname(b, i, p, sizeof(p));
+		if ((fd = open(p, O_WRONLY | O_CREAT | O_CLOEXEC, 0600)) < 0)
+			return disk_fail(b->ctx, b->label, "create", p, -1, errno);
+		close(fd);
+	}
+	b->present = 1;
+	return 0;
+}
+
+#define FILE_TEST(name, what, random) \
+	static int prep_##name(void *st, struct long_run *lr) \
+	{ (void)lr; return prep_files(st, what); } \
+	static int op_##name(void *st, struct long_run *lr) \
+	{ return files_op(st, lr, what, random); }
+FILE_TEST(seq_create, 0, 0)
+FILE_TEST(seq_stat, 1, 0)
+FILE_TEST(seq_delete, 2, 0)
+FILE_TEST(ran_create, 0, 1)
+FILE_TEST(ran_stat, 1, 1)
+FILE_TEST(ran_delete, 2, 1)
+
+static int bonnie_run(struct bench_ctx *ctx)
+{
+	const struct bench_opts *o = ctx->opt;
+	double mem = disk_mem_ceiling();
+	struct bon b;
+	unsigned i;
+	int rc = -1, t;
+	char p[4200];
+	struct {
+		const char *name, *unit;
+		enum bench_kind kind;
+		int (*prepare)(void *, struct long_run *), (*op)(void *, struct long_run *);
+	} tests[] = {
+		{ "putc", "MB/s", KIND_BANDWIDTH, NULL, op_putc },
+		{ "write", "MB/s", KIND_BANDWIDTH, prep_block, op_block },
+		{ "rewrite", "MB/s", KIND_BANDWIDTH, prep_start, op_rewrite },
+		{ "getc", "MB/s", KIND_BANDWIDTH, NULL, op_getc },
+		{ "read", "MB/s", KIND_BANDWIDTH, prep_start, op_read },
+		{ "seeks", "seeks/s", KIND_RATE, prep_seeks, op_seeks },
+		{ "seq create", "files/s", KIND_RATE, prep_seq_create, op_seq_create },
+		{ "seq stat", "files/s", KIND_RATE, prep_seq_stat, op_seq_stat },
+		{ "seq delete", "files/s", KIND_RATE, prep_seq_delete, op_seq_delete },
+		{ "ran create", "files/s", KIND_RATE, prep_ran_create, op_ran_create },
+		{ "ran stat", "files/s", KIND_RATE, prep_ran_stat, op_ran_stat },
+		{ "ran delete", "files/s", KIND_RATE, prep_ran_delete, op_ran_delete },
+	};
+
+	memset(&b, 0, sizeof(b));
+	b.ctx = ctx;
+	b.fd = -1;
+	b.label = disk_parent(ctx, 0);
+	b.size = o->disk_size / CHUNK * CHUNK;
+	b.runtime = o->disk_runtime;
+	b.nfiles = (unsigned)o->disk_files * 1024;
+	b.ndirs = (unsigned)(o->disk_file_dirs > 0 ? o->disk_file_dirs : 1);
+	b.x = disk_now() | 1;
+	disk_workers_init(&b.ws);
+	b.buf = disk_buf(CHUNK);
+	b.order = calloc(b.nfiles, sizeof(unsigned));
+	if (!b.buf || !b.order) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+		goto out;
+	}
+	if (disk_room(ctx, 0, b.size) < 0 || scratch_file_in(b.path, sizeof(b.path), disk_dir(ctx, 0),
+							      "bonnie.data") < 0 ||
+	    (size_t)snprintf(b.fdir, sizeof(b.fdir), "%s/files", disk_dir(ctx, 0)) >= sizeof(b.fdir)) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "no scratch directory");
+		goto out;
+	}
+	if (mkdir(b.fdir, 0700) < 0) {
+		disk_fail(ctx, b.label, "mkdir", b.fdir, -1, errno);
+		goto out;
+	}
+	for (i = 0; i < b.ndirs; i++) {
+		snprintf(p, sizeof(p), "%s/d%u", b.fdir, i);
+		if (mkdir(p, 0700) < 0) {
+			disk_fail(ctx, b.label, "mkdir", p, -1, errno);
+			goto out;
+		}
+	}
+	disk_facts(ctx, disk_dir(ctx, 0));
+	result_param_num(ctx->res, "size_bytes", (double)b.size);
+	result_param_num(ctx->res, "chunk_bytes", CHUNK);
+	result_param_num(ctx->res, "seeks", SEEKS);
+	result_param_num(ctx->res, "seekers", SEEKERS);
+	result_param_num(ctx->res, "files", o->disk_files);
+	result_param_num(ctx->res, "file_dirs", b.ndirs);
+	result_param_str(ctx->res, "direct", "no");
+	result_param_str(ctx->res, "csv", o->disk_csv ? o->disk_csv : "2");
+	result_param_str(ctx->res, "dir", b.label);
+	b.made = b.size;
+	for (t = 0; t < (int)(sizeof(tests) / sizeof(tests[0])); t++) {
+		struct long_op lo = {
+			.name = tests[t].name, .unit = tests[t].unit, .kind = tests[t].kind,
+			.better = BETTER_HIGHER, .state = &b, .prepare = tests[t].prepare,
+			.op = tests[t].op,
+			.total = tests[t].kind == KIND_BANDWIDTH ? (double)b.size :
+				 t == 5 ? SEEKS : (double)b.nfiles,
+		};
+
+		if (harness_long(ctx, &lo, NULL) < 0)
+			goto out;
+		if (t < 6)
+			disk_cache_check(ctx, tests[t].name, 1, b.size, mem);
+	}
+	result_param_num(ctx->res, "seed", (double)(b.seed & 0xffffffffu));
+	rc = 0;
+out:
+	disk_workers_stop(&b.ws);
+	if (b.fd >= 0)
+		close(b.fd);
+	if (b.path[0])
+		unlink(b.path);
+	if (b.order && b.fdir[0]) {
+		remove_files(&b);
+		for (i = 0; i < b.ndirs; i++) {
+			snprintf(p, sizeof(p), "%s/d%u", b.fdir, i);
+			rmdir(p);
+		}
+		rmdir(b.fdir);
+	}
+	free(b.order);
+	free(b.buf);
+	return rc;
+}
+
+const struct bench bench_disk_bonnie = {
+	.id = "disk.bonnie", .group = "disk", .title = "bonnie: putc, block, rewrite, seeks, files",
+	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH, .long_mode = 1,
+	.run = bonnie_run,
+};

@@ -1,0 +1,672 @@
+/* disk-common.c — what the disk benchmarks share (see disk.h): the run's
+ * disk set-up (the --dir list, one scratch directory per entry, the room
+ * check, the --device and --destroy-data rules), the guard's tmpfs
+ * warning, direct opens with fallback, user-worded failures, the file
+ * system facts, the cache checks, and worker processes for streams and
+ * jobs that run at once. */
+#ifdef __linux__
+#define _GNU_SOURCE 1	/* O_DIRECT */
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "clock.h"
+#include "disk.h"
+#include "os.h"
+#include "registry.h"
+#include "scratch.h"
+#include "sysinfo.h"
+#include "units.h"
+
+#define MIB ((uint64_t)1 << 20)
+
+uint64_t disk_now(void)
+{
+	return clock_ns();
+}
+
+void disk_bs_label(char *out, size_t n, uint64_t bs)
+{
+	if (bs >= MIB && bs % MIB == 0)
+		snprintf(out, n, "%lluM", (unsigned long long)(bs / MIB));
+	else if (bs >= 1024 && bs % 1024 == 0)
+		snprintf(out, n, "%lluk", (unsigned long long)(bs / 1024));
+	else
+		snprintf(out, n, "%llu", (unsigned long long)bs);
+}
+
+/* ---------- set-up by run ---------- */
+
+static int selected(const unsigned char *sel, const char *id)
+{
+	size_t i, l = strlen(id);
+
+	for (i = 0; i < registry_count; i++)
+		if (sel[i] && strncmp(registry[i]->id, id, l) == 0 &&
+		    (registry[i]->id[l] == 0 || registry[i]->id[l] == '.'))
+			return 1;
+	return 0;
+}
+
+int disk_prepare(struct bench_opts *opt, const char *dirlist, const unsigned char *sel,
+		 char *err, size_t errlen)
+{
+	static char lists[PATH_MAX * 2];
+	char *p, *comma, a[32], b[32], c[32];
+	const char *parents[BENCH_MAX_LIST];
+	int n = 0, k, streams = opt->streams > 0 ? opt->streams : 1;
+	struct stat st;
+
+	if (!selected(sel, "disk"))
+		return 0;
+	if (selected(sel, "disk.bonnie") && opt->disk_csv && strcmp(opt->disk_csv, "1.03") &&
+	    strcmp(opt->disk_csv, "2")) {
+		snprintf(err, errlen, "invalid value '%s' for --csv: expected 1.03 (bonnie++ 1.03, "
+			 "27 columns) or 2 (bonnie++ 2.00a, format 1.98)", opt->disk_csv);
+		return -1;
+	}
+	if (opt->disk_direct && opt->disk_no_direct) {
+		snprintf(err, errlen, "--direct and --no-direct contradict each other");
+		return -1;
+	}
+	if (opt->disk_destroy && !opt->disk_device) {
+		snprintf(err, errlen, "--destroy-data only applies with --device DEV");
+		return -1;
+	}
+	if (opt->disk_device) {
+		int fd;
+
+		if (stat(opt->disk_device, &st) < 0) {
+			snprintf(err, errlen, "--device %s: %s", opt->disk_device, strerror(errno));
+			return -1;
+		}
+		if (!S_ISBLK(st.st_mode)) {
+			snprintf(err, errlen, "--device %s: not a block device", opt->disk_device);
+			return -1;
+		}
+		fd = open(opt->disk_device, (opt->disk_destroy ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+		if (fd < 0) {
+			snprintf(err, errlen, "--device %s: cannot open it %s: %s", opt->disk_device,
+				 opt->disk_destroy ? "for writing" : "for reading", strerror(errno));
+			return -1;
+		}
+		close(fd);
+		if (opt->disk_destroy)
+			fprintf(stderr, "bakeoff: WARNING: --destroy-data: disk.seq will overwrite the "
+				"first %llu bytes of %s; whatever it holds is lost\n",
+				(unsigned long long)opt->disk_size, opt->disk_device);
+	}
+	/* The --dir list: its entries must exist and be writable directories. */
+	if ((size_t)snprintf(lists, sizeof(lists), "%s", dirlist && *dirlist ? dirlist : ".") >=
+	    sizeof(lists)) {
+		snprintf(err, errlen, "--dir: list too long");
+		return -1;
+	}
+	for (p = lists; p && n <= BENCH_MAX_LIST; p = comma ? comma + 1 : NULL) {
+		if ((comma = strchr(p, ',')))
+			*comma = 0;
+		if (!*p)
+			continue;
+		if (n == BENCH_MAX_LIST) {
+			snprintf(err, errlen, "--dir: at most %d directories", BENCH_MAX_LIST);
+			return -1;
+		}
+		if (stat(p, &st) < 0) {
+			snprintf(err, errlen, "--dir %s: %s", p, strerror(errno));
+			return -1;
+		}
+		if (!S_ISDIR(st.st_mode) || access(p, W_OK | X_OK) < 0) {
+			snprintf(err, errlen, "--dir %s: %s", p,
+				 S_ISDIR(st.st_mode) ? "not writable" : "not a directory");
+			return -1;
+		}
+		parents[n++] = p;
+	}
+	if (n == 0) {
+		snprintf(err, errlen, "--dir: expected a directory");
+		return -1;
+	}
+	if (streams < n)
+		streams = n;	/* disk.seq runs one stream per --dir entry */
+	/* Room: the benchmarks run one after another and each removes its files,
+	 * so an entry needs what the largest one writes there. */
+	for (k = 0; k < n; k++) {
+		uint64_t need = 0, have, s = opt->disk_size;
+		int here = streams / n + (k < streams % n);
+
+		if (selected(sel, "disk.seq") && !opt->disk_device)
+			need = s * (uint64_t)(here > 1 ? here : 1);
+		if (k == 0 && (selected(sel, "disk.rand") || selected(sel, "disk.bonnie")) && s > need)
+			need = s;
+		need *= (uint64_t)(opt->parallel > 0 ? opt->parallel : 1);
+		if (need && os_fs_free(parents[k], &have) == 0 && need > have) {
+			fmt_size(a, sizeof(a), s);
+			fmt_size(b, sizeof(b), need);
+			fmt_size(c, sizeof(c), have);
+			snprintf(err, errlen, "--size %s needs %s in %s%s, which has %s free", a, b,
+				 parents[k], here > 1 ? " (one file per stream)" : "", c);
+			return -1;
+		}
+	}
+	for (k = 0; k < n; k++) {
+		scratch_reap_stale(parents[k]);
+		if (!(opt->disk_dirs[k] = scratch_add(parents[k]))) {
+			snprintf(err, errlen, "--dir %s: cannot create a scratch directory there: %s",
+				 parents[k], strerror(errno));
+			return -1;
+		}
+		opt->disk_parents[k] = parents[k];
+	}
+	opt->disk_ndirs = n;
+	return 0;
+}
+
+/* tmpfs, ramfs, or an overlay whose upper layer is on one. */
+static const char *memory_fs(const char *path)
+{
+	struct os_fs fs;
+	const char *u;
+	char upper[256];
+	size_t l;
+
+	if (os_fs_describe(path, &fs) < 0 && !fs.type[0])
+		return NULL;
+	if (strcmp(fs.type, "tmpfs") == 0 || strcmp(fs.type, "ramfs") == 0)
+		return fs.type[0] == 't' ? "tmpfs" : "ramfs";
+	if (strcmp(fs.type, "overlay") == 0 && (u = strstr(fs.options, "upperdir="))) {
+		u += 9;
+		l = strcspn(u, ",");
+		if (l >= sizeof(upper))
+			return NULL;
+		memcpy(upper, u, l);
+		upper[l] = 0;
+		if (os_fs_describe(upper, &fs) == 0 &&
+		    (strcmp(fs.type, "tmpfs") == 0 || strcmp(fs.type, "ramfs") == 0))
+			return "an overlay on tmpfs";
+	}
+	return NULL;
+}
+
+void disk_guard(struct guard *g, const struct bench_opts *opt)
+{
+	int k;
+	const char *m;
+
+	for (k = 0; k < opt->disk_ndirs; k++)
+		if ((m = memory_fs(opt->disk_dirs[k])))
+			result_add_finding(g, "--dir %s is on %s: this measures memory, not a disk",
+					   opt->disk_parents[k], m);
+	if (opt->disk_cache)
+		result_add_finding(g, "--cache: the disk figures measure the page cache on purpose");
+	snprintf(g->verdict, sizeof(g->verdict), "%s", g->nfindings ? "warn" : "ok");
+}
+
+/* ---------- files ---------- */
+
+const char *disk_dir(const struct bench_ctx *ctx, int k)
+{
+	const struct bench_opts *o = ctx->opt;
+
+	return o->disk_ndirs ? o->disk_dirs[k % o->disk_ndirs] : o->scratch;
+}
+
+const char *disk_parent(const struct bench_ctx *ctx, int k)
+{
+	const struct bench_opts *o = ctx->opt;
+
+	return o->disk_ndirs ? o->disk_parents[k % o->disk_ndirs] : o->scratch;
+}
+
+int disk_want_direct(const struct bench_opts *opt)
+{
+	if (opt->disk_no_direct || opt->disk_cache)
+		return 0;
+	return opt->disk_direct ? 1 : -1;
+}
+
+int disk_open(struct bench_ctx *ctx, struct disk_file *f, int k, const char *name, int flags,
+	      int want)
+{
+	int fl = flags | O_CREAT | O_CLOEXEC;
+
+	f->fd = -1;
+	f->direct = 0;
+	f->stream = k;
+	if (scratch_file_in(f->path, sizeof(f->path), disk_dir(ctx, k), name) < 0) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "no scratch directory for %s", name);
+		return -1;
+	}
+#ifdef O_DIRECT
+	if (want) {
+		f->fd = open(f->path, fl | O_DIRECT, 0600);
+		if (f->fd >= 0) {
+			f->direct = 1;
+			return 0;
+		}
+		if (errno != EINVAL || want > 0) {
+			if (errno == EINVAL)
+				snprintf(ctx->reason, sizeof(ctx->reason), "--direct: the file system of "
+					 "%s refuses O_DIRECT", disk_parent(ctx, k));
+			else
+				disk_fail(ctx, disk_parent(ctx, k), "open", f->path, -1, errno);
+			unlink(f->path);
+			return -1;
+		}
+	}
+#else
+	if (want > 0) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "--direct: no O_DIRECT on this system");
+		return -1;
+	}
+#endif
+	f->fd = open(f->path, fl, 0600);
+	if (f->fd < 0)
+		return disk_fail(ctx, disk_parent(ctx, k), "open", f->path, -1, errno);
+	return 0;
+}
+
+void disk_close(struct disk_file *f)
+{
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
+	if (f->path[0])
+		unlink(f->path);
+	f->path[0] = 0;
+}
+
+int disk_fail(struct bench_ctx *ctx, const char *dir_label, const char *what, const char *file,
+	      int64_t off, int err)
+{
+	const char *base = file ? strrchr(file, '/') : NULL;
+
+	base = base ? base + 1 : file ? file : "";
+	if (err == ENOSPC || err == EDQUOT)
+		snprintf(ctx->reason, sizeof(ctx->reason), "no space left on %s%s", dir_label,
+			 err == EDQUOT ? " (quota)" : "");
+	else if (err == EINTR && scratch_interrupted())
+		snprintf(ctx->reason, sizeof(ctx->reason), "interrupted");
+	else if (off >= 0)
+		snprintf(ctx->reason, sizeof(ctx->reason), "%s error (%s) at offset %lld of %s in %s",
+			 what, err == EIO ? "EIO" : strerror(err), (long long)off, base, dir_label);
+	else
+		snprintf(ctx->reason, sizeof(ctx->reason), "%s %s in %s: %s", what, base, dir_label,
+			 strerror(err));
+	return -1;
+}
+
+void *disk_buf(size_t n)
+{
+	void *p = NULL;
+	uint64_t x = 0x9e3779b97f4a7c15ull, *w;
+	size_t i;
+
+	if (posix_memalign(&p, 4096, n ? n : 1) != 0)
+		return NULL;
+	w = p;
+	for (i = 0; i < n / 8; i++) {	/* xorshift: incompressible, never a zero block */
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		w[i] = x;
+	}
+	return p;
+}
+
+void disk_evict(int fd)
+{
+	fdatasync(fd);
+#ifdef POSIX_FADV_DONTNEED
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+#endif
+}
+
+int disk_fill(struct bench_ctx *ctx, struct disk_file *f, uint64_t size)
+{
+	size_t bs = MIB;
+	char *buf = disk_buf(bs);
+	uint64_t off = 0;
+	ssize_t r;
+
+	if (!buf) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+		return -1;
+	}
+	while (off < size) {
+		size_t want = size - off < bs ? (size_t)(size - off) : bs;
+
+		if (scratch_interrupted()) {
+			free(buf);
+			snprintf(ctx->reason, sizeof(ctx->reason), "interrupted");
+			return -1;
+		}
+		if (f->direct && want % 4096)
+			want = (want + 4095) / 4096 * 4096;
+		r = pwrite(f->fd, buf, want, (off_t)off);
+		if (r <= 0) {
+			free(buf);
+			return disk_fail(ctx, disk_parent(ctx, f->stream), "write", f->path,
+					 (int64_t)off, r < 0 ? errno : ENOSPC);
+		}
+		off += (uint64_t)r;
+	}
+	free(buf);
+	if (fsync(f->fd) < 0)
+		return disk_fail(ctx, disk_parent(ctx, f->stream), "fsync", f->path, -1, errno);
+	return 0;
+}
+
+int disk_room(struct bench_ctx *ctx, int k, uint64_t need)
+{
+	uint64_t have;
+	char a[32], b[32];
+
+	if (os_fs_free(disk_dir(ctx, k), &have) < 0 || need <= have)
+		return 0;
+	fmt_size(a, sizeof(a), need);
+	fmt_size(b, sizeof(b), have);
+	snprintf(ctx->reason, sizeof(ctx->reason), "needs %s in %s, which has %s free", a,
+		 disk_parent(ctx, k), b);
+	return -1;
+}
+
+void disk_facts(struct bench_ctx *ctx, const char *path)
+{
+	struct os_fs fs;
+
+	if (os_fs_describe(path, &fs) < 0 && !fs.type[0] && !fs.device[0])
+		return;
+	if (fs.type[0])
+		result_param_str(ctx->res, "fs_type", fs.type);
+	if (fs.source[0])
+		result_param_str(ctx->res, "fs_source", fs.source);
+	if (fs.mount_point[0])
+		result_param_str(ctx->res, "fs_mount", fs.mount_point);
+	if (fs.options[0])
+		result_param_str(ctx->res, "fs_options", fs.options);
+	if (fs.device[0])
+		result_param_str(ctx->res, "device", fs.device);
+	if (fs.model[0])
+		result_param_str(ctx->res, "device_model", fs.model);
+	if (fs.rotational >= 0)
+		result_param_str(ctx->res, "rotational", fs.rotational ? "yes" : "no");
+	if (fs.scheduler[0])
+		result_param_str(ctx->res, "scheduler", fs.scheduler);
+}
+
+double disk_mem_ceiling(void)
+{
+	size_t n = 64 * MIB;
+	char *a = malloc(n), *b = malloc(n);
+	double best = 0;
+	int i;
+
+	if (a && b) {
+		memset(a, 1, n);
+		memset(b, 2, n);
+		for (i = 0; i < 3; i++) {
+			uint64_t t0 = clock_ns(), t;
+
+			memcpy(b, a, n);
+			bench_use((uint64_t)(unsigned char)b[n / 2]);
+			t = clock_ns() - t0;
+			if (t > 0 && (double)n / ((double)t / 1e9) / 1e6 > best)
+				best = (double)n / ((double)t / 1e9) / 1e6;
+		}
+	}
+	free(a);
+	free(b);
+	return best;
+}
+
+void disk_cache_check(struct bench_ctx *ctx, const char *name, int buffered, uint64_t file_bytes,
+		      double mem_mbs)
+{
+	struct bench_result *br = ctx->res;
+	struct sysinfo tmp;
+	const struct sysinfo *si = harness_host(ctx, &tmp);
+	char why[200] = "";
+	size_t i;
+
+	for (i = 0; i < br->nmetrics && strcmp(br->metrics[i].name, name); i++)
+		;
+	if (i == br->nmetrics)
+		return;
+	if (ctx->opt->disk_cache) {
+		snprintf(why, sizeof(why), "the page cache (--cache), not the disk");
+	} else if (buffered && si->mem_total && file_bytes < 2 * si->mem_total) {
+		char a[32], b[32];
+
+		fmt_size(a, sizeof(a), file_bytes);
+		fmt_size(b, sizeof(b), si->mem_total);
+		snprintf(why, sizeof(why), "cached? buffered on a %s file, under 2x RAM (%s)", a, b);
+		br->metrics[i].cache_suspect = 1;
+	} else if (mem_mbs > 0 && strcmp(br->metrics[i].unit, "MB/s") == 0 &&
+		   br->metrics[i].st.median > mem_mbs) {
+		snprintf(why, sizeof(why), "cached? faster than memory copies (%.0f MB/s)", mem_mbs);
+		br->metrics[i].cache_suspect = 1;
+	}
+	if (why[0] && !br->metrics[i].note)
+		br->metrics[i].note = strdup(why);
+}
+
+/* ---------- workers ---------- */
+
+enum { MSG_PROGRESS = 1, MSG_DONE, MSG_FAIL };
+#define MSG_LATS 60
+
+struct msg {
+	int32_t kind, k, nlat, pad;
+	double amount, secs;
+	union {
+		uint64_t lat[MSG_LATS];
+		char reason[MSG_LATS * 8];
+	} u;
+};
+
+struct disk_worker {
+	int fd, k;
+	uint64_t t0, last;
+	struct msg m;
+	double total;
+};
+
+static void send_msg(struct disk_worker *w)
+{
+	ssize_t r = write(w->fd, &w->m, sizeof(w->m));
+
+	(void)r;	/* the parent gone: the next report notices nothing; it kills us */
+	w->m.amount = 0;
+	w->m.nlat = 0;
+	w->last = clock_ns();
+}
+
+int disk_worker_report(struct disk_worker *w, double amount, uint64_t lat_ns)
+{
+	w->m.kind = MSG_PROGRESS;
+	w->m.amount += amount;
+	w->total += amount;
+	if (lat_ns)
+		w->m.u.lat[w->m.nlat++] = lat_ns;
+	if (w->m.nlat == MSG_LATS || clock_ns() - w->last >= 50000000ull)
+		send_msg(w);
+	return getppid() == 1;
+}
+
+uint64_t disk_worker_t0(const struct disk_worker *w)
+{
+	return w->t0;
+}
+
+void disk_worker_fail(struct disk_worker *w, const char *reason)
+{
+	if (w->m.nlat || w->m.amount > 0)
+		send_msg(w);
+	w->m.kind = MSG_FAIL;
+	snprintf(w->m.u.reason, sizeof(w->m.u.reason), "%s", reason);
+	send_msg(w);
+}
+
+void disk_workers_init(struct disk_workers *ws)
+{
+	memset(ws, 0, sizeof(*ws));
+	ws->go[0] = ws->go[1] = ws->msg[0] = ws->msg[1] = -1;
+}
+
+int disk_workers_start(struct bench_ctx *ctx, struct disk_workers *ws, int n, disk_worker_fn fn,
+		       void *arg)
+{
+	int k;
+
+	memset(ws->pid, 0, sizeof(ws->pid));
+	ws->n = 0;
+	ws->go[0] = ws->go[1] = ws->msg[0] = ws->msg[1] = -1;
+	if (n > 64 || pipe(ws->go) < 0 || pipe(ws->msg) < 0) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "pipe: %s", strerror(errno));
+		disk_workers_stop(ws);
+		return -1;
+	}
+	for (k = 0; k < n; k++) {
+		pid_t pid = harness_fork();
+
+		if (pid < 0) {
+			snprintf(ctx->reason, sizeof(ctx->reason), "fork: %s", strerror(errno));
+			disk_workers_stop(ws);
+			return -1;
+		}
+		if (pid == 0) {
+			struct disk_worker w;
+			char c;
+			int rc;
+
+			memset(&w, 0, sizeof(w));
+			close(ws->go[1]);
+			close(ws->msg[0]);
+			w.fd = ws->msg[1];
+			w.k = k;
+			w.m.k = k;
+			if (read(ws->go[0], &c, 1) != 1)
+				_exit(0);
+			w.t0 = w.last = clock_ns();
+			rc = fn(&w, k, arg);
+			if (w.m.nlat || w.m.amount > 0)
+				send_msg(&w);
+			if (rc == 0) {
+				w.m.kind = MSG_DONE;
+				w.m.amount = w.total;
+				w.m.secs = (double)(clock_ns() - w.t0) / 1e9;
+				send_msg(&w);
+			}
+			_exit(0);
+		}
+		ws->pid[k] = pid;
+		ws->n = ws->nlast = k + 1;
+	}
+	close(ws->go[0]);
+	close(ws->msg[1]);
+	ws->go[0] = ws->msg[1] = -1;
+	return 0;
+}
+
+int disk_workers_run(struct bench_ctx *ctx, struct disk_workers *ws, struct long_run *lr)
+{
+	char go[64];
+	int done = 0, i, r;
+	struct msg m;
+	struct pollfd p;
+
+	memset(go, 'g', sizeof(go));
+	if (write(ws->go[1], go, (size_t)ws->n) != ws->n) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "cannot start the workers");
+		return -1;
+	}
+	while (done < ws->n) {
+		p.fd = ws->msg[0];
+		p.events = POLLIN;
+		p.revents = 0;
+		r = poll(&p, 1, 100);
+		if (r == 0) {
+			if (long_progress(lr, 0) < 0)
+				return -1;
+			continue;
+		}
+		if (r < 0) {
+			if (errno == EINTR && long_progress(lr, 0) >= 0)
+				continue;
+			return -1;
+		}
+		r = (int)read(ws->msg[0], &m, sizeof(m));
+		if (r == 0) {
+			snprintf(ctx->reason, sizeof(ctx->reason), "a worker died");
+			return -1;
+		}
+		if (r != (int)sizeof(m))
+			continue;
+		if (m.kind == MSG_FAIL) {
+			m.u.reason[sizeof(ctx->reason) - 1] = 0;
+			memcpy(ctx->reason, m.u.reason, sizeof(ctx->reason));
+			return -1;
+		}
+		if (m.kind == MSG_DONE && m.k >= 0 && m.k < ws->n) {
+			ws->bytes[m.k] = m.amount;
+			ws->secs[m.k] = m.secs;
+			done++;
+			continue;
+		}
+		for (i = 0; i < m.nlat && i < MSG_LATS; i++)
+			long_lat(lr, m.u.lat[i]);
+		if (long_progress(lr, m.amount) < 0)
+			return -1;
+	}
+	/* Reaped inside the timing, so their CPU time counts (RUSAGE_CHILDREN). */
+	for (i = 0; i < ws->n; i++)
+		if (ws->pid[i] > 0 && waitpid(ws->pid[i], NULL, 0) == ws->pid[i])
+			ws->pid[i] = 0;
+	return 0;
+}
+
+void disk_workers_stop(struct disk_workers *ws)
+{
+	int k;
+
+	for (k = 0; k < ws->n; k++) {
+		if (ws->pid[k] > 0) {
+			kill(ws->pid[k], SIGKILL);
+			waitpid(ws->pid[k], NULL, 0);
+		}
+		ws->pid[k] = 0;
+	}
+	ws->n = 0;
+	for (k = 0; k < 2; k++) {
+		if (ws->go[k] >= 0)
+			close(ws->go[k]);
+		if (ws->msg[k] >= 0)
+			close(ws->msg[k]);
+		ws->go[k] = ws->msg[k] = -1;
+	}
+}
+
+void disk_workers_record(struct bench_ctx *ctx, const struct disk_workers *ws, const char *name,
+			 double scale)
+{
+	struct bench_result *br = ctx->res;
+	size_t i;
+	int k;
+
+	for (i = 0; i < br->nmetrics && strcmp(br->metrics[i].name, name); i++)
+		;
+	if (i == br->nmetrics || ws->nlast < 1 ||
+	    !(br->metrics[i].per_copy = calloc((size_t)ws->nlast, sizeof(double))))
+		return;
+	for (k = 0; k < ws->nlast; k++)
+		br->metrics[i].per_copy[k] = ws->secs[k] > 0 ? ws->bytes[k] / ws->secs[k] / scale : 0;
+	br->metrics[i].ncopies = (size_t)ws->nlast;
+}

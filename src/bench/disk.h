@@ -1,0 +1,114 @@
+/* disk.h — what the disk benchmarks (disk-*.c) share: their scratch
+ * directories (one under each --dir entry), files opened direct where the
+ * file system takes it, failures worded for the user (ENOSPC names the
+ * directory, EIO the offset), the facts of the file system under test, the
+ * cache checks, and worker processes that run streams or jobs at once. */
+#ifndef BAKEOFF_DISK_H
+#define BAKEOFF_DISK_H
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "harness.h"
+#include "result.h"
+
+struct guard;
+
+/* ---- set-up by `run` (main.c), before anything is measured ---- */
+
+/* When a disk benchmark is selected (sel[], registry order): check the
+ * disk options (--csv, --device, --destroy-data), the --dir list (dirlist,
+ * comma-separated; NULL: the current directory) and the free space each
+ * entry needs; then make one scratch directory under each entry
+ * (scratch_add) and set opt->disk_dirs. Prints the --destroy-data warning.
+ * Returns 0, or -1 with one line in err (a usage error: exit 2). */
+int disk_prepare(struct bench_opts *opt, const char *dirlist, const unsigned char *sel,
+		 char *err, size_t errlen);
+/* The guard's disk findings: a directory on tmpfs, ramfs or an overlay on
+ * one measures memory, not a disk. */
+void disk_guard(struct guard *g, const struct bench_opts *opt);
+
+/* ---- for the benchmarks ---- */
+
+struct disk_file {
+	int fd;
+	int direct;		/* opened with O_DIRECT */
+	int stream;		/* which --dir entry */
+	char path[4096];
+};
+
+/* The scratch directory and its --dir entry for stream k (round robin). */
+const char *disk_dir(const struct bench_ctx *ctx, int k);
+const char *disk_parent(const struct bench_ctx *ctx, int k);
+/* Whether to ask for O_DIRECT: 1 must (--direct), 0 never (--no-direct,
+ * --cache), -1 where the file system takes it. */
+int disk_want_direct(const struct bench_opts *opt);
+/* Open (creating) file `name` in stream k's scratch directory; with want
+ * -1 O_DIRECT is tried, then dropped when refused (EINVAL). 0, or -1 with
+ * ctx->reason set ("--direct: O_DIRECT refused on DIR (tmpfs)"). */
+int disk_open(struct bench_ctx *ctx, struct disk_file *f, int k, const char *name, int flags,
+	      int want);
+void disk_close(struct disk_file *f);	/* close and unlink */
+/* A failed call on f at offset off: sets ctx->reason ("no space left on
+ * DIR", "read error (EIO) at offset N of FILE", ...). Returns -1. */
+int disk_fail(struct bench_ctx *ctx, const char *dir_label, const char *what, const char *file,
+	      int64_t off, int err);
+/* A buffer of n bytes aligned for O_DIRECT, filled with incompressible
+ * bytes (never all zero: a file system could store zeros as holes). */
+void *disk_buf(size_t n);
+/* Write f's first `size` bytes in 1 MiB blocks and fsync (untimed set-up
+ * for reads): 0 or -1 with ctx->reason. */
+int disk_fill(struct bench_ctx *ctx, struct disk_file *f, uint64_t size);
+/* Drop f's pages from the page cache (fdatasync + POSIX_FADV_DONTNEED). */
+void disk_evict(int fd);
+/* Free space check before a benchmark writes `need` bytes in stream k's
+ * directory: 0, or -1 with ctx->reason naming both figures. */
+int disk_room(struct bench_ctx *ctx, int k, uint64_t need);
+/* Record the file system and device under stream 0's directory (or the
+ * --device) as params fs_type, fs_source, fs_mount, fs_options, device,
+ * device_model, rotational, scheduler. */
+void disk_facts(struct bench_ctx *ctx, const char *path);
+/* The copy rate of memory (MB/s, memcpy of 64 MiB, best of 3): a disk
+ * figure above it cannot be the disk's. */
+double disk_mem_ceiling(void);
+/* After a figure is recorded: mark metric `name` cache_suspect when it was
+ * buffered on a file under 2x RAM or faster than mem_mbs; with --cache
+ * note it as a cache figure instead. */
+void disk_cache_check(struct bench_ctx *ctx, const char *name, int buffered, uint64_t file_bytes,
+		      double mem_mbs);
+/* "4k", "1M", "512" */
+void disk_bs_label(char *out, size_t n, uint64_t bs);
+/* The clock for latencies and runtime caps (the harness's). */
+uint64_t disk_now(void);
+
+/* ---- worker processes: streams and jobs at once ----
+ * Each worker is forked untimed (disk_workers_start), waits for the go,
+ * runs fn, reporting progress and latencies with disk_worker_report(), and
+ * ends with its own start and end times. The parent's timed op
+ * (disk_workers_run) gives the go and feeds everything to the harness. */
+struct disk_worker;
+struct disk_workers {
+	int n, nlast;		/* running; of the last run */
+	pid_t pid[64];
+	int go[2], msg[2];
+	double bytes[64];	/* each worker's amount of the last run */
+	double secs[64];	/* each worker's own time of the last run */
+};
+void disk_workers_init(struct disk_workers *ws);	/* before anything else */
+typedef int (*disk_worker_fn)(struct disk_worker *w, int k, void *arg);
+int disk_workers_start(struct bench_ctx *ctx, struct disk_workers *ws, int n, disk_worker_fn fn,
+		       void *arg);
+int disk_workers_run(struct bench_ctx *ctx, struct disk_workers *ws, struct long_run *lr);
+void disk_workers_stop(struct disk_workers *ws);
+/* Each worker's own rate of the last run (amount / its time / scale) as
+ * metric `name`'s per_copy figures. */
+void disk_workers_record(struct bench_ctx *ctx, const struct disk_workers *ws, const char *name,
+			 double scale);
+/* From a worker: amount done and (optional, 0: none) one latency in ns.
+ * Returns 0 go on, 1 stop (the parent's runtime is over or it is gone). */
+int disk_worker_report(struct disk_worker *w, double amount, uint64_t lat_ns);
+/* Inside a worker: the runtime cap (ns from its go) it must respect. */
+uint64_t disk_worker_t0(const struct disk_worker *w);
+/* A worker's failure reason (sent to the parent, which fails the test). */
+void disk_worker_fail(struct disk_worker *w, const char *reason);
+
+#endif

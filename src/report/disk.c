@@ -1,0 +1,281 @@
+/* disk.c — the disk personalities' formats, rendered from the result:
+ *   dd      dd's own line per disk.seq figure ("N bytes transferred in S
+ *           secs (B bytes/sec)") and the 2003 report's ceiling table: each
+ *           block size's rate beside the same loop on /dev/null and
+ *           /dev/zero, and the percentage of that ceiling achieved;
+ *   bonnie  bonnie++ 2.00a's two text tables (K/sec, %CP, Latency rows;
+ *           "+++++" for a test that took under half a second, as bonnie++)
+ *           and one CSV line: bonnie++ 1.03's 27 columns or 2.00a's format
+ *           1.98 (50 columns), as disk.bonnie's "csv" param says (--csv),
+ *           which bon_csv2txt and bon_csv2html read;
+ * Figures marked cache_suspect carry "cached?" (not in CSV lines, whose
+ * readers expect numbers). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report.h"
+#include "units.h"
+
+/* Bytes one repetition moved: the interval amounts over the repetitions. */
+static double bytes_per_rep(const struct metric *m)
+{
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < m->niv; i++)
+		sum += m->iv_amount[i];
+	return m->nsamples ? sum / (double)m->nsamples : 0;
+}
+
+static const char *cached(const struct metric *m)
+{
+	return m && m->cache_suspect ? " cached?" : "";
+}
+
+/* ---- dd ---- */
+/* The ceiling is dd if=/dev/zero of=/dev/null at the same block size. */
+
+static void dd_line(const struct metric *m, FILE *f)
+{
+	double bytes = bytes_per_rep(m), rate = m->st.median * 1e6;
+
+	fputs("# ", f);
+	report_put(f, m->name, 0);
+	fprintf(f, "%s\n", cached(m));
+	if (rate > 0 && bytes > 0)
+		fprintf(f, "%.0f bytes transferred in %.3f secs (%.0f bytes/sec)\n", bytes,
+			bytes / rate, rate);
+}
+
+static void report_dd(const struct result *r, FILE *f)
+{
+	const struct bench_result *b = result_bench(r, "disk.seq");
+	const struct param *dir, *direct;
+	size_t i;
+	int d;
+
+	if (!b) {
+		fputs("dd: no disk.seq in this result\n", f);
+		return;
+	}
+	if (b->status != ST_OK) {
+		fprintf(f, "dd: disk.seq %s: ", status_name(b->status));
+		report_put(f, b->reason, 0);
+		fputc('\n', f);
+		return;
+	}
+	dir = result_param(b, "dir");
+	direct = result_param(b, "direct");
+	fputs("# dd on ", f);
+	report_put(f, dir && dir->str ? dir->str : "?", 0);
+	fputs(", O_DIRECT ", f);
+	report_put(f, direct && direct->str ? direct->str : "?", 0);
+	fputs(", writes fsync'ed (conv=fsync)\n", f);
+	for (i = 0; i < b->nmetrics; i++) {
+		const struct metric *m = &b->metrics[i];
+
+		if (!m->derived && strncmp(m->name, "ceiling", 7) && !m->detail)
+			dd_line(m, f);
+	}
+	for (d = 0; d < 2; d++) {
+		const char *dir_name = d ? "read" : "write";
+
+		fprintf(f, "\nBlock  %-5s        ceiling      %% of ceiling\nSize   bytes/sec    bytes/sec"
+			"    achieved\n", dir_name);
+		for (i = 0; i < b->nmetrics; i++) {
+			const struct metric *m = &b->metrics[i], *c;
+			char cname[96], bs[32];
+			size_t l = strlen(dir_name);
+
+			if (m->derived || strncmp(m->name, dir_name, l) || m->name[l] != ' ' ||
+			    strchr(m->name, ','))
+				continue;
+			snprintf(cname, sizeof(cname), "ceiling %s", m->name + l + 1);
+			c = result_metric(b, cname);
+			report_esc(bs, sizeof(bs), m->name + l + 1);
+			fprintf(f, "%-6s %-12.0f ", bs, m->st.median * 1e6);
+			if (c && c->st.median > 0)
+				fprintf(f, "%-12.0f %8.2f%%%s\n", c->st.median * 1e6,
+					100 * m->st.median / c->st.median, cached(m));
+			else
+				fprintf(f, "%-12s %9s%s\n", "-", "-", cached(m));
+		}
+	}
+}
+
+/* ---- bonnie ---- */
+
+static const char *const bon_io[] = { "putc", "write", "rewrite", "getc", "read", "seeks" };
+static const char *const bon_files[] = { "seq create", "seq stat", "seq delete",
+					 "ran create", "ran stat", "ran delete" };
+
+/* A test's rate, %CPU and latency as bonnie++ prints them: "+++++" and
+ * "+++" when it took under half a second (per repetition), "" when absent. */
+struct bon_fig {
+	char rate[24], cpu[8], lat[16];
+};
+
+static void bon_fig(const struct bench_result *b, const char *name, int text, struct bon_fig *o)
+{
+	const struct metric *m = result_metric(b, name);
+	double secs, v;
+
+	o->rate[0] = o->cpu[0] = o->lat[0] = 0;
+	if (!m || m->nsamples == 0)
+		return;
+	secs = m->cpu_wall_s / (double)m->nsamples;
+	if (m->hist_count) {
+		double us = m->hist_max * (strcmp(m->hist_unit, "ms") == 0 ? 1e3 :
+					   strcmp(m->hist_unit, "ns") == 0 ? 1e-3 : 1);
+
+		if (us < 100000)
+			snprintf(o->lat, sizeof(o->lat), "%.0fus", us);
+		else if (us < 1e8)
+			snprintf(o->lat, sizeof(o->lat), "%.0fms", us / 1e3);
+		else
+			snprintf(o->lat, sizeof(o->lat), "%.0fs", us / 1e6);
+	}
+	if (secs < 0.5) {
+		snprintf(o->rate, sizeof(o->rate), "+++++");
+		snprintf(o->cpu, sizeof(o->cpu), "+++");
+		return;
+	}
+	snprintf(o->cpu, sizeof(o->cpu), "%.0f",
+		 m->cpu_wall_s > 0 ? 100 * (m->cpu_user_s + m->cpu_sys_s) / m->cpu_wall_s : 0);
+	v = m->st.median;
+	if (strcmp(m->unit, "MB/s") == 0) {
+		v = v * 1e6 / 1024;	/* K/sec */
+		if (text && v >= 100000)
+			snprintf(o->rate, sizeof(o->rate), "%.0fm", v / 1024);
+		else
+			snprintf(o->rate, sizeof(o->rate), "%.0f%s", v, text ? "k" : "");
+	} else if (strcmp(name, "seeks") == 0 && v < 100000) {
+		snprintf(o->rate, sizeof(o->rate), "%.1f", v);
+	} else {
+		snprintf(o->rate, sizeof(o->rate), "%.0f", v);
+	}
+}
+
+/* bonnie++'s size column: "10M", "1G" */
+static void bon_size(const struct bench_result *b, char *out, size_t n)
+{
+	const struct param *p = result_param(b, "size_bytes");
+	double s = p && !p->str ? p->num : 0;
+
+	if (s >= 1073741824.0 && fmod(s, 1073741824.0) == 0)
+		snprintf(out, n, "%.0fG", s / 1073741824.0);
+	else
+		snprintf(out, n, "%.0fM", s / 1048576.0);
+}
+
+/* The host name for a CSV field: escaped, commas (the separator) as '_'. */
+static void bon_name(const struct result *r, char *out, size_t n)
+{
+	size_t i;
+
+	report_esc(out, n, r->host.hostname[0] ? r->host.hostname : "host");
+	for (i = 0; out[i]; i++)
+		if (out[i] == ',')
+			out[i] = '_';
+}
+
+static double pnum(const struct bench_result *b, const char *key)
+{
+	const struct param *p = result_param(b, key);
+
+	return p && !p->str ? p->num : 0;
+}
+
+static void report_bonnie(const struct result *r, FILE *f)
+{
+	const struct bench_result *b = result_bench(r, "disk.bonnie");
+	const struct param *csv;
+	struct bon_fig io[6], fl[6];
+	char name[64], size[16];
+	int i, cached = 0;
+
+	if (!b) {
+		fputs("bonnie: no disk.bonnie in this result\n", f);
+		return;
+	}
+	if (b->status != ST_OK) {
+		fprintf(f, "bonnie: disk.bonnie %s: ", status_name(b->status));
+		report_put(f, b->reason, 0);
+		fputc('\n', f);
+		return;
+	}
+	bon_name(r, name, sizeof(name));
+	bon_size(b, size, sizeof(size));
+	for (i = 0; i < 6; i++) {
+		const struct metric *m = result_metric(b, bon_io[i]);
+
+		cached |= m && m->cache_suspect;
+		bon_fig(b, bon_io[i], 1, &io[i]);
+		bon_fig(b, bon_files[i], 1, &fl[i]);
+	}
+	fputs("Version bakeoff     ------Sequential Output------ --Sequential Input- --Random-\n"
+	      "                    -Per Chr- --Block-- -Rewrite- -Per Chr- --Block-- --Seeks--\n"
+	      "Name:Size etc        /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n", f);
+	fprintf(f, "%-16.16s%3s", name, size);
+	for (i = 0; i < 6; i++)
+		fprintf(f, " %5s %3s", io[i].rate, io[i].cpu);
+	fprintf(f, "\n%-18s%9s", "Latency", io[0].lat);
+	for (i = 1; i < 6; i++)
+		fprintf(f, "%10s", io[i].lat);
+	fprintf(f, "\nVersion bakeoff     ------Sequential Create------ --------Random Create--------\n"
+		"%-20.20s-Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--\n"
+		"              files  /sec %%CP  /sec %%CP  /sec %%CP  /sec %%CP  /sec %%CP  /sec %%CP\n"
+		"%19.0f", name, pnum(b, "files"));
+	for (i = 0; i < 6; i++)
+		fprintf(f, " %5s %3s", fl[i].rate, fl[i].cpu);
+	fprintf(f, "\n%-18s%9s", "Latency", fl[0].lat);
+	for (i = 1; i < 6; i++)
+		fprintf(f, "%10s", fl[i].lat);
+	fputc('\n', f);
+	if (cached)
+		fputs("(cached? the file is under 2x RAM: these figures may be the page cache's)\n", f);
+	for (i = 0; i < 6; i++) {
+		bon_fig(b, bon_io[i], 0, &io[i]);
+		bon_fig(b, bon_files[i], 0, &fl[i]);
+	}
+	csv = result_param(b, "csv");
+	if (csv && csv->str && strcmp(csv->str, "1.03") == 0) {
+		fprintf(f, "%s,%s", name, size);
+		for (i = 0; i < 6; i++)
+			fprintf(f, ",%s,%s", io[i].rate, io[i].cpu);
+		fprintf(f, ",%.0f", pnum(b, "files"));
+		for (i = 0; i < 6; i++)
+			fprintf(f, ",%s,%s", fl[i].rate, fl[i].cpu);
+		fputc('\n', f);
+		return;
+	}
+	/* format 1.98: version, bonnie version, name, concurrency, seed, size,
+	 * chunk size, seeks, seekers, 6 x (rate, cpu), files, max, min, dirs,
+	 * file chunk, 6 x (rate, cpu), 12 latencies */
+	fprintf(f, "1.98,bakeoff-");
+	report_put(f, r->host.version, 0);
+	fprintf(f, ",%s,1,%.0f,%s,,%.0f,%.0f", name, pnum(b, "seed"), size, pnum(b, "seeks"),
+		pnum(b, "seekers"));
+	for (i = 0; i < 6; i++)
+		fprintf(f, ",%s,%s", io[i].rate, io[i].cpu);
+	fprintf(f, ",%.0f,,,", pnum(b, "files"));
+	if (pnum(b, "file_dirs") > 1)
+		fprintf(f, "%.0f", pnum(b, "file_dirs"));
+	fputc(',', f);
+	for (i = 0; i < 6; i++)
+		fprintf(f, ",%s,%s", fl[i].rate, fl[i].cpu);
+	for (i = 0; i < 6; i++)
+		fprintf(f, ",%s", io[i].lat);
+	for (i = 0; i < 6; i++)
+		fprintf(f, ",%s", fl[i].lat);
+	fputc('\n', f);
+}
+
+void report_disk(const char *format, const struct result *r, FILE *f)
+{
+	if (strcmp(format, "bonnie") == 0)
+		report_bonnie(r, f);
+	if (strcmp(format, "dd") == 0)
+		report_dd(r, f);
+}

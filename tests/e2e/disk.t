@@ -1,0 +1,186 @@
+#!/bin/sh
+# disk.t — the disk group at tiny sizes, end to end: disk.seq (block sizes,
+# ceiling, % of it, direct recorded), disk.rand (IOPS, percentiles, jobs),
+# disk.bonnie (tests, %CPU, latency), the dd and bonnie personalities (dd's
+# line, bonnie++'s tables, CSV 1.03 and 2 read by Debian's bon_csv2txt and
+# bon_csv2html), streams over a --dir list, the file system facts, bad
+# input (exit 2), faults (ENOSPC, EIO: injected), a real tmpfs that runs out
+# of room (root), SIGINT, and never a file left behind.
+. tests/e2e/lib.sh
+D=$TMP/d
+mkdir "$D"
+R=$TMP/r.json
+Q="-q --quick --reps 1 --runtime 100ms --size 2M"
+# shellcheck disable=SC2086
+"$BAKEOFF" run $Q --block-sizes 4k,64k --jobs 2 --files 1 --dir "$D" -o "$R" \
+	disk.seq disk.rand disk.bonnie >"$TMP/out" 2>"$TMP/err"
+ok $? "run disk.seq disk.rand disk.bonnie exits 0"
+for id in disk.seq disk.rand disk.bonnie; do
+	check "$id is ok" [ "$(status "$R" $id)" = ok ]
+	check "$id records the file system type" [ -n "$(jget "$R" "bench('$id')->{params}{fs_type}")" ]
+done
+check "nothing left in the --dir" [ -z "$(ls -A "$D")" ]
+for bs in 4k 64k; do
+	check "write $bs between 0.1 MB/s and 100 GB/s" num_between "$(median "$R" disk.seq "write $bs")" 0.1 100000
+	check "read $bs between 0.1 MB/s and 100 GB/s" num_between "$(median "$R" disk.seq "read $bs")" 0.1 100000
+	check "ceiling $bs above 1 MB/s" num_between "$(median "$R" disk.seq "ceiling $bs")" 1 1000000000
+	check "write $bs % of ceiling derived" [ -n "$(jget "$R" "metric('disk.seq','write $bs % of ceiling')->{derived}")" ]
+done
+v=$(jget "$R" 'bench("disk.seq")->{params}{direct}')
+check "direct recorded (yes or no): $v" [ "$v" = yes -o "$v" = no ]
+check "write latencies kept" [ "$(jget "$R" 'metric("disk.seq","write 4k")->{latency}{count} > 0 ? 1 : 0')" = 1 ]
+check "%CPU of the timed calls kept" [ "$(jget "$R" 'defined metric("disk.seq","read 64k")->{cpu}{wall_s} ? 1 : 0')" = 1 ]
+for m in "randread 4k QD1" "randwrite 4k QD1" "randread 4k, 2 jobs" "randwrite 4k, 2 jobs"; do
+	check "$m between 10 and 10^8 IOPS" num_between "$(median "$R" disk.rand "$m")" 10 100000000
+	check "$m has p50 <= p90 <= p99 <= p99.9 <= max" [ "$(jget "$R" "my \$l = metric('disk.rand','$m')->{latency}; \$l->{count} > 0 && \$l->{p50} <= \$l->{p90} && \$l->{p90} <= \$l->{p99} && \$l->{p99} <= \$l->{'p99.9'} && \$l->{'p99.9'} <= \$l->{max} ? 1 : 0")" = 1 ]
+done
+check "2 jobs: each job's rate kept" [ "$(jget "$R" 'scalar @{metric("disk.rand","randread 4k, 2 jobs")->{per_copy} // []}')" = 2 ]
+check "the table shows the percentiles" grep -q "randread 4k QD1 .*lat p50 .* p99.9 .* max" "$TMP/out"
+for t in putc write rewrite getc read seeks "seq create" "seq stat" "seq delete" "ran create" "ran stat" "ran delete"; do
+	check "bonnie $t positive" num_between "$(median "$R" disk.bonnie "$t")" 0.001 1000000000000
+	check "bonnie $t has a max latency" [ "$(jget "$R" "metric('disk.bonnie','$t')->{latency}{max} > 0 ? 1 : 0")" = 1 ]
+done
+# A 2 MiB buffered file is under 2x RAM on any machine: marked.
+check "bonnie block write marked cache_suspect" [ "$(jget "$R" 'metric("disk.bonnie","write")->{cache_suspect} ? 1 : 0')" = 1 ]
+check "the table says cached?" grep -q "disk.bonnie:write .*cached?" "$TMP/out"
+
+# Personalities, rendered again from the file.
+"$BAKEOFF" report --format dd "$R" >"$TMP/dd" 2>&1
+ok $? "report --format dd exits 0"
+check "dd's line" grep -Eq '^[0-9]+ bytes transferred in [0-9.]+ secs \([0-9]+ bytes/sec\)$' "$TMP/dd"
+check "the ceiling table" grep -Eq '^64k +[0-9]+ +[0-9]+ +[0-9.]+%' "$TMP/dd"
+"$BAKEOFF" report --format bonnie "$R" >"$TMP/bon" 2>&1
+ok $? "report --format bonnie exits 0"
+check "bonnie++'s header" grep -q "^Name:Size etc  *\/sec %CP" "$TMP/bon"
+check "bonnie++'s latency row" grep -Eq "^Latency +[0-9]+(us|ms|s) " "$TMP/bon"
+tail -n 1 "$TMP/bon" >"$TMP/csv2"
+check "--csv 2: format 1.98 with 50 columns" sh -c "grep -q '^1\.98,' '$TMP/csv2' && [ \$(tr , '\n' <'$TMP/csv2' | wc -l) = 50 ]"
+host=$(jget "$R" '$r->{host}{hostname}')
+if command -v bon_csv2txt >/dev/null 2>&1; then
+	bon_csv2txt <"$TMP/csv2" >"$TMP/b2t.out" 2>"$TMP/b2t.err"
+	check "bon_csv2txt reads it: nothing on stderr" [ ! -s "$TMP/b2t.err" ]
+	check "bon_csv2txt shows the host row" grep -q "^$host " "$TMP/b2t.out"
+	bon_csv2html <"$TMP/csv2" >"$TMP/b2h.out" 2>"$TMP/b2h.err"
+	check "bon_csv2html reads it: nothing on stderr" [ ! -s "$TMP/b2h.err" ]
+	check "bon_csv2html shows the host" grep -q ">$host<" "$TMP/b2h.out"
+else
+	skip "no bon_csv2txt (Debian package bonnie++)"
+	skip "no bon_csv2txt (Debian package bonnie++)"
+	skip "no bon_csv2html (Debian package bonnie++)"
+	skip "no bon_csv2html (Debian package bonnie++)"
+fi
+R3=$TMP/r3.json
+# shellcheck disable=SC2086
+"$BAKEOFF" run $Q --files 1 --csv 1.03 --dir "$D" -o "$R3" bonnie >"$TMP/bon103" 2>/dev/null
+ok $? "run bonnie --csv 1.03 exits 0"
+check "--csv 1.03: 27 columns starting with the host" sh -c \
+	"tail -n 1 '$TMP/bon103' | grep -q '^$host,2M,' && [ \$(tail -n 1 '$TMP/bon103' | tr , '\n' | wc -l) = 27 ]"
+R4=$TMP/r4.json
+# shellcheck disable=SC2086
+"$BAKEOFF" run $Q --block-sizes 64k --dir "$D" -o "$R4" dd >"$TMP/dd2" 2>/dev/null
+ok $? "run dd exits 0"
+check "the dd personality prints dd's line" grep -q "bytes transferred in" "$TMP/dd2"
+
+# Streams over a --dir list: one per directory, each reported, aggregate.
+mkdir "$TMP/a" "$TMP/b"
+R5=$TMP/r5.json
+# shellcheck disable=SC2086
+"$BAKEOFF" run $Q --block-sizes 64k --dir "$TMP/a,$TMP/b" -o "$R5" disk.seq >/dev/null 2>&1
+ok $? "run disk.seq --dir a,b exits 0"
+check "aggregate of 2 streams" num_between "$(median "$R5" disk.seq "write 64k, 2 streams")" 0.1 100000
+check "each stream's rate" [ "$(jget "$R5" 'scalar @{metric("disk.seq","read 64k, 2 streams")->{per_copy} // []}')" = 2 ]
+check "nothing left in either directory" [ -z "$(ls -A "$TMP/a" "$TMP/b" | grep -v :)" ]
+
+# Bad input: one line, exit 2, naming what is wrong.
+bad() { # DESC PATTERN ARGS...
+	_d=$1 _p=$2
+	shift 2
+	"$BAKEOFF" run -q -o "$TMP/bad.json" "$@" >/dev/null 2>"$TMP/bad.err"
+	_rc=$?
+	ok $((_rc != 2)) "$_d exits 2"
+	check "$_d: one line naming it" sh -c "[ \$(wc -l <'$TMP/bad.err') = 1 ] && grep -q -- '$_p' '$TMP/bad.err'"
+	check "$_d: no result file" [ ! -e "$TMP/bad.json" ]
+}
+bad "a missing --dir" "$TMP/nope: No such file" --dir "$TMP/nope" disk.seq
+bad "a missing second --dir" "--dir $TMP/nope: No such file" --dir "$D,$TMP/nope" disk.seq
+bad "--csv 3" "for --csv: expected 1.03" --dir "$D" --csv 3 disk.bonnie
+bad "--device on a file that is no block device" "not a block device" --dir "$D" --device /dev/null disk.seq
+bad "--destroy-data without --device" "--destroy-data only applies with --device" --dir "$D" --destroy-data disk.seq
+avail_k=$(df -Pk "$D" | awk 'NR == 2 { print $4 }')
+if [ -n "$avail_k" ] && [ "$avail_k" -lt $((1024 * 1024 * 1024)) ]; then
+	bad "--size 1T" "--size 1 TiB needs 1 TiB in $D, which has .* free" --dir "$D" --size 1T disk.seq
+else
+	skip "1 TiB or more free here" && skip "1 TiB or more free here" && skip "1 TiB or more free here"
+fi
+check "nothing left after the refusals" [ -z "$(ls -A "$D")" ]
+
+# Faults, injected: a full disk at the 3rd write, an I/O error at the 2nd read.
+SHIM=$TMP/faultinj.so
+if [ -d /proc/self/fd ] && ${CC:-cc} -fPIC -shared -o "$SHIM" tests/faults/faultinj.c -ldl 2>/dev/null; then
+	# shellcheck disable=SC2086
+	env LD_PRELOAD="$SHIM" FAULT="write:3:ENOSPC" FAULT_PATH="$D/bakeoff." "$BAKEOFF" run $Q \
+		--block-sizes 4k --dir "$D" -o "$TMP/f1.json" disk.seq disk.rand >/dev/null 2>&1
+	ok $(($? != 1)) "ENOSPC: exit 1 (a benchmark failed)"
+	check "ENOSPC: disk.seq failed with 'no space left on DIR'" \
+		[ "$(jget "$TMP/f1.json" 'bench("disk.seq")->{reason}')" = "no space left on $D" ]
+	check "ENOSPC: the run went on (disk.rand ok)" [ "$(status "$TMP/f1.json" disk.rand)" = ok ]
+	check "ENOSPC: nothing left" [ -z "$(ls -A "$D")" ]
+	# shellcheck disable=SC2086
+	env LD_PRELOAD="$SHIM" FAULT="read:2:EIO" FAULT_PATH="$D/bakeoff." "$BAKEOFF" run $Q \
+		--block-sizes 4k --dir "$D" -o "$TMP/f2.json" disk.seq >/dev/null 2>&1
+	ok $(($? != 1)) "EIO: exit 1"
+	v=$(jget "$TMP/f2.json" 'bench("disk.seq")->{reason}')
+	diag "$v"
+	check "EIO: the reason names the offset" [ "$v" = "read error (EIO) at offset 4096 of seq in $D" ]
+	check "EIO: nothing left" [ -z "$(ls -A "$D")" ]
+else
+	for i in 1 2 3 4 5 6 7; do skip "no fault-injection shim here"; done
+fi
+
+# A real tmpfs that runs out of room (root only): a size that does not fit
+# is refused before anything is written; running out of inodes mid-test
+# fails that test, leaves nothing behind, and the run goes on.
+if [ "$(id -u)" = 0 ] && os_linux && command -v mount >/dev/null; then
+	M=$TMP/mnt
+	mkdir "$M"
+	if mount -t tmpfs -o size=8m,nr_inodes=400 bakeoff-test "$M" 2>/dev/null; then
+		trap 'umount "$M" 2>/dev/null; rm -rf "$TMP"' EXIT
+		"$BAKEOFF" run -q --quick --size 16M --dir "$M" -o "$TMP/t1.json" disk.seq >/dev/null 2>"$TMP/t1.err"
+		ok $(($? != 2)) "tmpfs: --size 16M on 8 MiB exits 2"
+		check "tmpfs: names the space needed and free" grep -Eq -- "--size 16 MiB needs 16 MiB in $M, which has [0-9.]+ [KM]iB free" "$TMP/t1.err"
+		# shellcheck disable=SC2086
+		"$BAKEOFF" run $Q --files 1 --block-sizes 64k --dir "$M" -o "$TMP/t2.json" disk.bonnie disk.seq \
+			>/dev/null 2>&1
+		ok $(($? != 1)) "tmpfs out of inodes: exit 1"
+		check "tmpfs: bonnie failed with 'no space left on DIR'" \
+			[ "$(jget "$TMP/t2.json" 'bench("disk.bonnie")->{reason}')" = "no space left on $M" ]
+		check "tmpfs: the run went on (disk.seq ok)" [ "$(status "$TMP/t2.json" disk.seq)" = ok ]
+		check "tmpfs: the guard says it measures memory" [ "$(jget "$TMP/t2.json" \
+			'(grep { /is on tmpfs: this measures memory, not a disk/ } @{$r->{guard}{findings}}) ? 1 : 0')" = 1 ]
+		check "tmpfs: fs_type recorded" [ "$(jget "$TMP/t2.json" 'bench("disk.seq")->{params}{fs_type}')" = tmpfs ]
+		check "tmpfs: nothing left" [ -z "$(ls -A "$M")" ]
+		umount "$M"
+		trap 'rm -rf "$TMP"' EXIT
+	else
+		for i in 1 2 3 4 5 6 7 8; do skip "cannot mount a tmpfs here"; done
+	fi
+else
+	for i in 1 2 3 4 5 6 7 8; do skip "not root: no tmpfs to fill"; done
+fi
+
+# SIGINT during a long sequential write: exit 130, no scratch left.
+"$BAKEOFF" run -q --size 1G --runtime 30s --block-sizes 4k --dir "$D" -o "$TMP/int.json" disk.seq \
+	>/dev/null 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 100 ] && [ -z "$(ls "$D"/bakeoff.*/seq 2>/dev/null)" ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+sleep 0.3
+kill -INT $pid
+wait $pid
+ok $(($? != 130)) "SIGINT: exit 130"
+check "SIGINT: disk.seq marked interrupted" [ "$(status "$TMP/int.json" disk.seq)" = interrupted ]
+check "SIGINT: no scratch left" [ -z "$(ls -A "$D")" ]
+done_testing
