@@ -118,8 +118,8 @@ static const char *const help_report =
 	"Render result files again. FMT is text (the table the run printed, default),\n"
 	"json (one file, re-serialized), lmbench (the lmbench 3 summary, one row\n"
 	"per file), ttcp (net.tcp.bw as ttcp -t and -r print it), dhrystone (cpu.int's\n"
-	"two lines), time (bakeoff time's csh lines and table), or dd, bonnie (those\n"
-	"tools' output from the disk figures). --all adds to the text\n"
+	"two lines), time (bakeoff time's csh lines and table), or dd, bonnie, iozone\n"
+	"(those tools' output from the disk figures). --all adds to the text\n"
 	"table every curve point and intermediate\n"
 	"figure (mem.lat's curve, proc.ctxsw's uncorrected times, ...).\n"
 	"A malformed, truncated or wrong-schema file exits 2 naming the byte offset.\n"
@@ -617,7 +617,8 @@ static int render(const char *format, struct result *rs, int n, int all, FILE *f
 	} else if (strcmp(format, "time") == 0) {
 		for (k = 0; k < n; k++)
 			report_time(&rs[k], f);
-	} else if (strcmp(format, "dd") == 0 || strcmp(format, "bonnie") == 0) {	/* disk */
+	} else if (strcmp(format, "dd") == 0 || strcmp(format, "bonnie") == 0 ||
+		   strcmp(format, "iozone") == 0) {	/* disk */
 		for (k = 0; k < n; k++)
 			report_disk(format, &rs[k], f);
 	} else if (strcmp(format, "json") == 0) {
@@ -667,9 +668,9 @@ static int cmd_report(int argc, char **argv)
 	}
 	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "lmbench") &&
 	    strcmp(format, "ttcp") && strcmp(format, "dhrystone") && strcmp(format, "time") &&
-	    strcmp(format, "dd") && strcmp(format, "bonnie"))
+	    strcmp(format, "dd") && strcmp(format, "bonnie") && strcmp(format, "iozone"))
 		return usage_error("invalid value '%s' for --format: expected text, json, lmbench, "
-				   "ttcp, dhrystone, time, dd or bonnie", format);
+				   "ttcp, dhrystone, time, dd, bonnie or iozone", format);
 	n = argc - optind;
 	if (n < 1)
 		return usage_error("report: expected a result FILE (see bakeoff report --help)");
