@@ -27,8 +27,9 @@
  * "TEST, F kB, reclen R kB" (detail), in MB/s; the renderer prints kB/s.
  *
  * Also the 1997 report's single file (iozone 2: "write N MB, read it back"):
- * "single write" writes --size in 64 KiB records and fsyncs, "single read"
- * reads it back after an untimed eviction; O_DIRECT where the file system
+ * "single write" writes --size in 64 KiB records (or what --runtime allows,
+ * as disk.seq) and fsyncs, "single read" reads that back after an untimed
+ * eviction; O_DIRECT where the file system
  * takes it (as disk.seq), unless --no-direct. */
 #ifdef __linux__
 #define _GNU_SOURCE 1	/* O_DIRECT */
@@ -67,7 +68,7 @@ struct ioz {
 	struct disk_file f;
 	FILE *fp;
 	char *buf;
-	uint64_t fsize, rec, nrec, x;
+	uint64_t fsize, rec, nrec, x, made;
 	uint32_t *order;
 	int test;
 };
@@ -201,6 +202,11 @@ static int op(void *st, struct long_run *lr)
 
 /* ---- the single file (iozone 2) ---- */
 
+static uint64_t o_runtime(const struct ioz *z)
+{
+	return z->ctx->opt->disk_runtime;
+}
+
 static int prep_single_write(void *st, struct long_run *lr)
 {
 	struct ioz *z = st;
@@ -223,10 +229,12 @@ static int op_single(void *st, struct long_run *lr)
 {
 	struct ioz *z = st;
 	int writing = z->test == T_WRITE;
-	uint64_t off, t;
+	uint64_t off, t, t0 = disk_now(), end = writing ? z->fsize : z->made;
 	ssize_t r;
 
-	for (off = 0; off < z->fsize; off += SINGLE_REC) {
+	for (off = 0; off < end; off += SINGLE_REC) {
+		if (o_runtime(z) && disk_now() - t0 >= o_runtime(z))
+			break;	/* --runtime: what was done so far is the figure */
 		t = disk_now();
 		r = writing ? pwrite(z->f.fd, z->buf, SINGLE_REC, (off_t)off) :
 			      pread(z->f.fd, z->buf, SINGLE_REC, (off_t)off);
@@ -239,6 +247,8 @@ static int op_single(void *st, struct long_run *lr)
 	}
 	if (writing && fsync(z->f.fd) < 0)
 		return io_fail(z, "fsync", (int64_t)off, errno);
+	if (writing)
+		z->made = off;
 	return 0;
 }
 
