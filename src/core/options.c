@@ -109,7 +109,7 @@ const struct optdef optdefs[] = {
 	  "spread the files over D directories", RES_NONE, 0 },
 	{ "cache", OT_FLAG, OPT(disk_cache), NULL, NULL, 0, 1, "disk",
 	  "measure the page cache on purpose: small warm files, figures labelled cache", RES_NONE, 0 },
-	{ "max-size", OT_SIZE, OPT(disk_max_size), "8M", "1M", 64 * KiB, 1 * TiB, "disk.iozone",
+	{ "max-size", OT_SIZE, OPT(disk_max_size), "4M", "1M", 64 * KiB, 1 * TiB, "disk.iozone",
 	  "disk.iozone's largest auto-mode file (iozone -g); sizes double from 64k", RES_NONE, 0 },
 	/* ---- end disk ---- */
 };

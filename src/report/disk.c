@@ -382,11 +382,12 @@ static void report_iozone(const struct result *r, FILE *f)
 	sw = result_metric(b, "single write");
 	sr = result_metric(b, "single read");
 	if (sw && sr && sw->st.median > 0 && sr->st.median > 0) {
-		double bytes = pnum(b, "single_size_bytes");
+		/* What one repetition moved (--runtime may have cut --size short). */
+		double bytes = bytes_per_rep(sw), rbytes = bytes_per_rep(sr);
 
 		fprintf(f, "\nWriting the %.0f Megabyte file, 'iozone.tmp'...%f seconds\n",
 			bytes / 1048576, bytes / (sw->st.median * 1e6));
-		fprintf(f, "Reading the file...%f seconds\n", bytes / (sr->st.median * 1e6));
+		fprintf(f, "Reading the file...%f seconds\n", rbytes / (sr->st.median * 1e6));
 		fputs("\nIOZONE performance measurements:\n", f);
 		fprintf(f, "\t%.0f bytes/second for writing the file%s\n", sw->st.median * 1e6,
 			cached(sw));
