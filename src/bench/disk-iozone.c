@@ -305,7 +305,12 @@ static int iozone_run(struct bench_ctx *ctx)
 	if (maxbuf < SINGLE_REC)
 		maxbuf = SINGLE_REC;
 	z.buf = disk_buf((size_t)maxbuf);
-	z.order = calloc((size_t)(maxf / first_rec(maxf)), sizeof(uint32_t));
+	/* The most records a cell has: the largest file at its first record
+	 * size, or the largest file up to the crossover at 4 KiB. */
+	fsize = (maxf < CROSSOVER ? maxf : CROSSOVER) / MIN_REC;
+	if (maxf / first_rec(maxf) > fsize)
+		fsize = maxf / first_rec(maxf);
+	z.order = calloc((size_t)fsize, sizeof(uint32_t));
 	if (!z.buf || !z.order) {
 		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
 		goto out;
