@@ -308,15 +308,6 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 	return 0;
 }
 
-static void utc_now(char *dst, size_t n, const char *fmt)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(dst, n, fmt, &tm);
-}
-
 /* One line per benchmark on a terminal: while it runs, its number and the
  * estimated time left (from the pace so far); when it is done, the line is
  * rewritten with its main figure and how long it took. */
@@ -374,7 +365,7 @@ static int cmd_run(int argc, char **argv)
 	struct result r = { 0 }, back;
 	const struct personality *pers;
 	unsigned char *sel;
-	char err[600], path[4096], host[256], prefix[300];
+	char err[600], path[4096], prefix[300];
 	struct buf json = { 0 };
 	size_t i, k, total = 0, off;
 	uint64_t t0;
@@ -409,26 +400,10 @@ static int cmd_run(int argc, char **argv)
 	/* Where the result goes is settled (and claimed) before anything is
 	 * measured: a name that cannot be written is a usage error. */
 	to_stdout = a.output && strcmp(a.output, "-") == 0;
-	snprintf(host, sizeof(host), "%s", r.host.hostname[0] ? r.host.hostname : "host");
-	for (i = 0; host[i]; i++)
-		if (host[i] == '/' || host[i] == ' ' || (unsigned char)host[i] < 0x20)
-			host[i] = '_';
-	if (!to_stdout) {
-		char stamp[32];
-
-		utc_now(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ");
-		if (a.output)
-			snprintf(path, sizeof(path), "%s", a.output);
-		else if (mkdir("results", 0755) < 0 && errno != EEXIST) {
-			free(sel);
-			return usage_error("cannot create results/ in the current directory: %s "
-					   "(use -o FILE)", strerror(errno));
-		} else
-			snprintf(path, sizeof(path), "results/%s-%s.json", host, stamp);
-		if (result_claim(path, sizeof(path), !a.output, err, sizeof(err)) < 0) {
-			free(sel);
-			return usage_error("cannot write the result: %s", err);
-		}
+	if (!to_stdout && result_claim_output(a.output, r.host.hostname, NULL, path, sizeof(path), err,
+					      sizeof(err)) < 0) {
+		free(sel);
+		return usage_error("%s", err);
 	}
 	scratch_reap_stale(a.dir);	/* left by runs that were killed */
 	if (!scratch_create(a.dir)) {
@@ -470,7 +445,7 @@ static int cmd_run(int argc, char **argv)
 		}
 	}
 	r.profile = strdup(a.quick ? "quick" : "standard");
-	utc_now(err, sizeof(err), "%Y-%m-%dT%H:%M:%SZ");
+	result_utc_now(err, sizeof(err), "%Y-%m-%dT%H:%M:%SZ");
 	r.start_utc = strdup(err);
 	if (!r.argv || r.argc != argc + 1 || !r.profile || !r.start_utc) {
 		scratch_remove();
