@@ -158,7 +158,7 @@ static void curve_notes(const struct result *const *rs, size_t n, const char *be
 			const char *series, const double *xs, size_t nx, FILE *f)
 {
 	size_t k, i, j, l, pass;
-	char s[300], name[320], lab[16], item[64];
+	char s[300], name[320], num[32], lab[16], item[64];
 	double v;
 
 	for (k = 0; k < n; k++) {
@@ -180,8 +180,8 @@ static void curve_notes(const struct result *const *rs, size_t n, const char *be
 						c = result_metric(b, name);
 						if (!c)
 							continue;
-						fmt_num(name, sizeof(name), c->st.median);
-						snprintf(item, sizeof(item), "%s %s%%", lab, name);
+						fmt_num(num, sizeof(num), c->st.median);
+						snprintf(item, sizeof(item), "%s %s%%", lab, num);
 					} else {
 						if (report_cpu_pct(m) < 90)
 							continue;
