@@ -252,7 +252,7 @@ static void tables(const struct result *const *rs, size_t n, FILE *f)
 
 						if (!o) {
 							fprintf(f, "<td class=\"st\">%s</td>",
-								ob ? status_name(ob->status) : "&mdash;");
+								ob && ob->status != ST_OK ? status_name(ob->status) : "&mdash;");
 							continue;
 						}
 						fputs("<td", f);
