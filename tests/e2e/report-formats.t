@@ -62,7 +62,14 @@ check "chart: only printable ASCII" sh -c "! LC_ALL=C grep -q '[^ -~]' '$TMP/cha
 check "chart: a legend with one symbol per file" grep -q '^legend: \* = .*# = ' "$TMP/chart.txt"
 check "chart: disk.seq's block-size curve, vertical" grep -q '^disk.seq:write by size' "$TMP/chart.txt"
 check "chart: the ceiling share under it" grep -q 'of the memory ceiling: 4k' "$TMP/chart.txt"
-check "chart: mem.lat on a log scale" grep -q '^mem.lat:rand by size (ns, log scale' "$TMP/chart.txt"
+# A log scale when the curve spans more than 50x (the data decide, not the test).
+span=$(jget "$TMP/a.json" 'my @v = map { $_->{median} } grep { $_->{name} =~ m{^rand/} } @{bench("mem.lat")->{metrics}};
+	my ($lo, $hi) = (sort { $a <=> $b } @v)[0, -1]; $hi / $lo > 50 ? "log" : "linear"')
+if [ "$span" = log ]; then
+	check "chart: mem.lat's curve (over 50x) on a log scale" grep -q '^mem.lat:rand by size (ns, log scale' "$TMP/chart.txt"
+else
+	check "chart: mem.lat's curve (under 50x) on a linear scale" sh -c "grep -q '^mem.lat:rand by size (ns' '$TMP/chart.txt' && ! grep -q '^mem.lat:rand by size (ns, log' '$TMP/chart.txt'"
+fi
 "$BAKEOFF" chart --metric mem.bw.read "$TMP/a.json" >"$TMP/one.txt"
 check "chart --metric keeps only that figure" sh -c "grep -q '^mem.bw.read ' '$TMP/one.txt' && ! grep -q '^mem.lat' '$TMP/one.txt'"
 "$BAKEOFF" chart --metric no.such "$TMP/a.json" >/dev/null 2>"$TMP/e"
