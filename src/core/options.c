@@ -87,7 +87,7 @@ const struct optdef optdefs[] = {
 	  "file size of the disk benchmarks (bytes read with --device; disk.iozone's single file)", RES_NONE, 0 },
 	{ "block-sizes", OT_SIZE_LIST, OPTL(disk_bs, disk_nbs), "4k,16k,32k,64k,128k,256k,512k,1M",
 	  NULL, 512, 64 * MiB, "disk.seq", "disk.seq's block sizes (dd's bs=)", RES_NONE, 0 },
-	{ "runtime", OT_DURATION, OPT(disk_runtime), "2s", "500ms", 100 * MS, 86400 * S,
+	{ "runtime", OT_DURATION, OPT(disk_runtime), "1s", "500ms", 100 * MS, 86400 * S,
 	  "disk.seq,disk.rand,disk.bonnie,disk.iozone",
 	  "a pass stops at --size or after this long, whichever comes first (fio's size "
 	  "and runtime); disk.rand runs this long", RES_NONE, 0 },
