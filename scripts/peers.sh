@@ -18,7 +18,8 @@ BAKEOFF=${BAKEOFF:-./bakeoff}
 MEM=${PEERS_MEM:-64}
 ROUNDS=${PEERS_ROUNDS:-5}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/bakeoff-peers.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT INT TERM
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 130' INT TERM
 
 have() { command -v "$1" >/dev/null 2>&1; }
 HAVE_PERF=0
@@ -47,7 +48,7 @@ NETSECS=${PEERS_NET_SECS:-3}
 # count what the receiver got over the receiver's window.
 NETOMIT=${PEERS_NET_OMIT:-1}
 net_pids=
-trap 'kill $net_pids 2>/dev/null; rm -rf "$TMP"' EXIT INT TERM
+trap 'kill $net_pids 2>/dev/null; rm -rf "$TMP"' EXIT
 if have iperf3; then
 	iperf3 -s -p "$NETPORT" >/dev/null 2>&1 &
 	net_pids="$net_pids $!"
@@ -153,7 +154,10 @@ pin0=
 bkrun() {
 	_k=$1 _id=$2
 	shift 2
-	"$BAKEOFF" run -q --mem-size "${MEM}M" -o "$TMP/b.json" "$@" "$_id" >/dev/null 2>"$TMP/err" ||
+	case $_id in	# --mem-size only where it is read (else bakeoff refuses it)
+	mem.*) set -- --mem-size "${MEM}M" "$@" ;;
+	esac
+	"$BAKEOFF" run -q -o "$TMP/b.json" "$@" "$_id" >/dev/null 2>"$TMP/err" ||
 		cat "$TMP/err"
 	bk "$TMP/b.json" "$_k" "$_id"
 	rm -f "$TMP/b.json"
@@ -240,7 +244,7 @@ bkm() {
 		"$1" "$3" "$2" "$4" >>"$TMP/vals"
 }
 DDIR=$(mktemp -d "${PEERS_DISK_DIR:-.}/bakeoff-peers-disk.XXXXXX")
-trap 'rm -rf "$TMP" "$DDIR"' EXIT INT TERM
+trap 'rm -rf "$TMP" "$DDIR"' EXIT
 DSIZE=${PEERS_DISK_SIZE:-512}
 BSIZE=${PEERS_BONNIE_SIZE:-2048}
 DROUNDS=${PEERS_DISK_ROUNDS:-3}
