@@ -689,7 +689,7 @@ static void print_table(const struct cfile *fs, size_t nf, const struct row *row
 			vd = compare_verdict(&r, floor, rw->m[0]->better);
 			bi0 = levels_of(rw->m[0], lv, sizeof(lv));
 			bik = levels_of(rw->m[k], lvk, sizeof(lvk));
-			if ((bi0 || bik) && vd != CMP_WITHIN && vd != CMP_NONE) {
+			if ((bi0 || bik) && vd != CMP_NONE) {
 				vd = CMP_BIMODAL;
 				add_line(notes, "%s: bimodal, not a shift: %s%s%s%s%s%s%s%s", key,
 					 bi0 ? fs[0].label : "", bi0 ? "'s values fall at " : "",
