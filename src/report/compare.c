@@ -759,15 +759,16 @@ static void best_table(const struct cfile *fs, size_t nf, const struct row *rows
 		return;
 	}
 	for (k = 0; k < nf; k++) {
-		size_t w = strlen(fs[k].label) + 2 + report_esc_width(fs[k].path);
+		const char *base = strrchr(fs[k].path, '/');
+		size_t w = strlen(fs[k].label) + 2 + report_esc_width(base ? base + 1 : fs[k].path);
 
 		if (w > lw)
 			lw = w;
 	}
-	if (lw > 40)
-		lw = 40;
-	fprintf(out, "\n%s\n", higher ? "Bandwidths and rates - percentage of the best (100* is the best) - bigger is better"
-				      : "Latencies - factor slower than the best (1.00* is the best) - smaller is better");
+	if (lw > 32)
+		lw = 32;
+	fprintf(out, "\n%s\n", higher ? "Bandwidths and rates - percentage of the best (the best starred, with its figure)"
+				      : "Latencies - factor slower than the best (the best starred, with its figure)");
 	/* columns in chunks that fit about 120 characters */
 	for (c0 = 0; c0 < ncols; c0 = c) {
 		size_t width = lw, wcol[64];
@@ -790,12 +791,17 @@ static void best_table(const struct cfile *fs, size_t nf, const struct row *rows
 		}
 		fputc('\n', out);
 		for (k = 0; k < nf; k++) {
-			char lab[1200];
+			char lab[1200], esc[1100];
+			const char *base = strrchr(fs[k].path, '/');
+			size_t el;
 
-			snprintf(lab, sizeof(lab), "%s: ", fs[k].label);
-			report_esc(lab + strlen(lab), sizeof(lab) - strlen(lab), fs[k].path);
-			if (strlen(lab) > lw)	/* keep the end of a long path */
-				memmove(lab + 3, lab + strlen(lab) - lw + 3, lw - 2), lab[lw] = '\0';
+			/* "A: name.json", the start of a long name cut to "..." */
+			report_esc(esc, sizeof(esc), base ? base + 1 : fs[k].path);
+			el = strlen(esc);
+			if (el + 3 > lw)
+				snprintf(lab, sizeof(lab), "%s: ...%s", fs[k].label, esc + el - (lw - 6));
+			else
+				snprintf(lab, sizeof(lab), "%s: %s", fs[k].label, esc);
 			fprintf(out, "%-*s", (int)lw, lab);
 			for (i = c0; i < c; i++) {
 				const struct row *rw = &rows[cols[i]];
@@ -809,11 +815,19 @@ static void best_table(const struct cfile *fs, size_t nf, const struct row *rows
 					if (higher ? y > best : y < best)
 						best = y;
 				}
-				if (higher)
-					snprintf(cell, sizeof(cell), "%.0f%s", 100 * x / best,
-						 x == best ? "*" : " ");
-				else
-					snprintf(cell, sizeof(cell), "%.2f%s", x / best, x == best ? "*" : " ");
+				/* as lmbench 1.0's "Comparison to best of the breed":
+				 * the best starred with its own figure, the others
+				 * as a factor or a percentage of it */
+				if (x == best) {
+					char v[32];
+
+					fmt_num(v, sizeof(v), x);
+					snprintf(cell, sizeof(cell), "*%s", v);
+				} else if (higher) {
+					snprintf(cell, sizeof(cell), "%.0f%%", 100 * x / best);
+				} else {
+					snprintf(cell, sizeof(cell), x / best < 9.95 ? "%.1f" : "%.0f", x / best);
+				}
 				fprintf(out, " %*s", (int)wcol[i - c0], cell);
 			}
 			fputc('\n', out);

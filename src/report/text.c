@@ -39,6 +39,8 @@ static void report_header(const struct result *r, FILE *f)
 	fprintf(f, ", %.1f s", r->duration_s);
 	if (r->parallel > 1)
 		fprintf(f, ", %d parallel copies", r->parallel);
+	if (r->runs > 1)	/* compare */
+		fprintf(f, ", %d runs of each benchmark (samples pooled)", r->runs);
 	fprintf(f, "%s\n", r->interrupted ? ", INTERRUPTED" : "");
 	fprintf(f, "harness: >= %d samples of >= %.0f ms; clock ", r->samples,
 		r->target_sample_ns / 1e6);
