@@ -483,21 +483,49 @@ static int has_finding(const struct result *r, const char *s)
 	return 0;
 }
 
+static int has_transient(const struct result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->guard.nfindings; i++)
+		if (finding_transient(r->guard.findings[i]))
+			return 1;
+	return 0;
+}
+
 static void check_guard(const struct cfile *fs, size_t nf, struct lines *warn, struct lines *notes)
 {
+	char quiet[80] = "";
 	size_t k, i, j;
 
+	for (k = 0; k < nf; k++)
+		if (!has_transient(&fs[k].r))
+			snprintf(quiet + strlen(quiet), sizeof(quiet) - strlen(quiet), "%s%s",
+				 quiet[0] ? ", " : "", fs[k].label);
 	for (k = 0; k < nf; k++) {
 		const struct result *r = &fs[k].r;
+		char busy[1200] = "";
 
 		if (strcmp(r->guard.verdict, "ok") && strcmp(r->guard.verdict, "warn"))
 			add_line(warn, "guard: %s (%s) has the verdict \"%s\"", fs[k].label,
 				 fs[k].path, r->guard.verdict);
+		/* a busy machine: one warning per file, every such finding in it */
+		for (i = 0; i < r->guard.nfindings; i++)
+			if (finding_transient(r->guard.findings[i]))
+				snprintf(busy + strlen(busy), sizeof(busy) - strlen(busy), "%s%s",
+					 busy[0] ? "; " : "", r->guard.findings[i]);
+		if (busy[0])
+			add_line(warn, "guard: %s was measured on a busy machine: %s (%s%s)", fs[k].label,
+				 busy, quiet[0] ? quiet : "no file was measured on a quiet machine",
+				 quiet[0] ? ": no such finding" : "");
+		/* standing conditions: a warning when only some files have one */
 		for (i = 0; i < r->guard.nfindings; i++) {
 			const char *g = r->guard.findings[i];
 			char have[80] = "", lack[80] = "";
 			int first = 1;
 
+			if (finding_transient(g))
+				continue;
 			for (j = 0; j < nf; j++) {
 				int has = has_finding(&fs[j].r, g);
 				char *d = has ? have : lack;
@@ -509,12 +537,7 @@ static void check_guard(const struct cfile *fs, size_t nf, struct lines *warn, s
 			}
 			if (!first)
 				continue;
-			if (finding_transient(g) && !lack[0])
-				add_line(warn, "guard: every file: %s (none was measured on a quiet "
-					 "machine)", g);
-			else if (finding_transient(g))
-				add_line(warn, "guard: %s: %s; %s: no such finding", have, g, lack);
-			else if (lack[0])
+			if (lack[0])
 				add_line(warn, "guard findings differ: %s: %s; %s: no such finding", have,
 					 g, lack);
 			else

@@ -91,7 +91,7 @@ build flags|build flags differ: A "-O2", B "-O0 -g"
 profile|profile differs: A quick, B standard
 parallel copies|parallel copies differ: A 1, B 2
 pinning|setting differs: pinned: A (not recorded), B "yes" (mem.bw.copy)
-a busy machine|guard: B: machine not idle: other processes used 60%
+a busy machine|guard: B was measured on a busy machine: machine not idle: other processes used 60% of the CPUs in the 250 ms before the run (A: no such finding)
 a guard finding one file lacks|guard findings differ: B: cpufreq governor is "powersave"
 a figure that may be cached|mem.bw.copy may be the page cache's figure: A not marked, B cached?
 EOF
