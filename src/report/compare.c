@@ -548,7 +548,7 @@ static void check_guard(const struct cfile *fs, size_t nf, struct lines *warn, s
 
 /* Everything that makes file k unlike the baseline f0. */
 static void check_pair(const struct cfile *f0, const struct cfile *fk, struct lines *warn,
-		       struct lines *notes, struct pdiff **pd, size_t *npd)
+		       struct pdiff **pd, size_t *npd)
 {
 	const struct result *a = &f0->r, *b = &fk->r;
 	const char *A = f0->label, *B = fk->label;
@@ -593,7 +593,6 @@ static void check_pair(const struct cfile *f0, const struct cfile *fk, struct li
 			add_pdiff(pd, npd, what, ba->id);
 		}
 	}
-	(void)notes;
 }
 
 static void check_runs(const struct cfile *fs, size_t nf, struct lines *warn)
@@ -1016,7 +1015,7 @@ int compare_main(int argc, char **argv)
 	/* fairness */
 	check_runs(fs, nf, &warn);
 	for (k = 1; k < nf; k++)
-		check_pair(&fs[0], &fs[k], &warn, &notes, &pd, &npd);
+		check_pair(&fs[0], &fs[k], &warn, &pd, &npd);
 	for (i = 0; i < npd; i++) {
 		if (pd[i].nids > 4)
 			add_line(&warn, "setting differs: %s (%s and %d more)", pd[i].what, pd[i].ids,

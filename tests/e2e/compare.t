@@ -170,6 +170,20 @@ check "  B is the best (*9018), A 56% of it" \
 check "--baseline: that file is A" grep -q '^files A = .*shift.json.*(baseline)' "$TMP/o"
 check "  and the ratios are to it" grep -Eq '^proc.syscall.null .* 0\.667 ' "$TMP/o"
 
+# ---- a file from anyone: its strings are printed escaped ----
+edit "$TMP/a.json" "$TMP/evil.json" '
+	my $e = "\e]0;pwned\a\e[2J";
+	bench("mem.bw.copy")->{params}{mem_size_bytes} = 2097152;
+	bench("mem.bw.copy")->{params}{direct} = "no$e";
+	$r->{host}{build}{cflags} .= $e; $r->{host}{hostname} .= $e;
+	$r->{guard}{findings} = ["machine not idle: x$e"];
+	mt("mem.bw.copy")->{unit} = "MB/s";
+	my %n = %{bench("proc.syscall.null")}; $n{id} = "proc.x$e"; push @{$r->{benchmarks}}, \%n;'
+"$BAKEOFF" compare --best "$TMP/a.json" "$TMP/evil.json" >"$TMP/o" 2>&1
+ok $? "a file with escape sequences compares"
+check "  no control character reaches the terminal" sh -c "! LC_ALL=C grep -q \"\$(printf '\\033')\" '$TMP/o'"
+check "  they are printed as \\xNN" grep -q 'x\\x1b\]0;pwned' "$TMP/o"
+
 # ---- usage ----
 "$BAKEOFF" compare "$TMP/a.json" >/dev/null 2>"$TMP/e"
 ok $(($? != 2)) "one file: exit 2"
