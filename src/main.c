@@ -518,6 +518,7 @@ static int cmd_run(int argc, char **argv)
 	for (i = 0; i < registry_count && !scratch_interrupted(); i++) {
 		const struct bench *b = registry[i];
 		struct bench_result *br, one = { 0 }, *shown;
+		struct guard_mark mark;
 
 		if (!sel[i])
 			continue;
@@ -528,6 +529,7 @@ static int cmd_run(int argc, char **argv)
 		if (!br)
 			break;
 		shown = br;
+		guard_mark(&mark);
 		if (nruns == 1) {
 			harness_run_isolated(&h, b, &a.opt, br);
 		} else {
@@ -539,6 +541,7 @@ static int cmd_run(int argc, char **argv)
 				result_set_status(br, ST_FAILED, "out of memory merging runs");
 			shown = &one;
 		}
+		guard_during(&r.guard, &mark, shown, r.host.threads);
 		progress(&a, tty, k++, total, shown, b->id, 0);
 		if (shown->status == ST_FAILED)
 			failed = 1;

@@ -509,11 +509,33 @@ static void check_guard(const struct cfile *fs, size_t nf, struct lines *warn, s
 		if (strcmp(r->guard.verdict, "ok") && strcmp(r->guard.verdict, "warn"))
 			add_line(warn, "guard: %s (%s) has the verdict \"%s\"", fs[k].label,
 				 fs[k].path, r->guard.verdict);
-		/* a busy machine: one warning per file, every such finding in it */
-		for (i = 0; i < r->guard.nfindings; i++)
-			if (finding_transient(r->guard.findings[i]))
+		/* a busy machine: one warning per file, every such finding made
+		 * before the run, and the benchmarks during which it was seen */
+		{
+			char during[300] = "";
+			int nd = 0;
+
+			for (i = 0; i < r->guard.nfindings; i++) {
+				const char *g = r->guard.findings[i];
+
+				if (!finding_transient(g))
+					continue;
+				if (strncmp(g, "during ", 7) == 0) {
+					size_t idl = strcspn(g + 7, ":");
+
+					if (nd++ < 3)
+						snprintf(during + strlen(during), sizeof(during) - strlen(during),
+							 "%s%.*s", nd > 1 ? ", " : "", (int)idl, g + 7);
+					continue;
+				}
 				snprintf(busy + strlen(busy), sizeof(busy) - strlen(busy), "%s%s",
-					 busy[0] ? "; " : "", r->guard.findings[i]);
+					 busy[0] ? "; " : "", g);
+			}
+			if (nd)
+				snprintf(busy + strlen(busy), sizeof(busy) - strlen(busy),
+					 "%sbusy during %d benchmark run%s (%s%s)", busy[0] ? "; " : "", nd,
+					 nd == 1 ? "" : "s", during, nd > 3 ? ", ..." : "");
+		}
 		if (busy[0])
 			add_line(warn, "guard: %s was measured on a busy machine: %s (%s%s)", fs[k].label,
 				 busy, quiet[0] ? quiet : "no file was measured on a quiet machine",
