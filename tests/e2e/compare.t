@@ -87,7 +87,6 @@ while IFS='|' read -r what pat; do
 done <<'EOF'
 tool version|bakeoff version differs: A 0.1.0, B 0.0.9
 compiler|compiler differs: A "
-build flags|build flags differ: A "-O2", B "-O0 -g"
 profile|profile differs: A quick, B standard
 parallel copies|parallel copies differ: A 1, B 2
 pinning|setting differs: pinned: A (not recorded), B "yes" (mem.bw.copy)
@@ -95,6 +94,8 @@ a busy machine|guard: B was measured on a busy machine: machine not idle: other 
 a guard finding one file lacks|guard findings differ: B: cpufreq governor is "powersave"
 a figure that may be cached|mem.bw.copy may be the page cache's figure: A not marked, B cached?
 EOF
+cf=$(jget "$TMP/a.json" '$r->{host}{build}{cflags}')
+check "warns: build flags" grep -qF -- "build flags differ: A \"$cf\", B \"-O0 -g\"" "$TMP/o"
 "$BAKEOFF" compare --strict "$TMP/a.json" "$TMP/w.json" >"$TMP/o" 2>"$TMP/e"
 ok $(($? != 3)) "--strict: exit 3"
 check "  every warning on stderr" sh -c "[ \$(grep -c '^  - ' '$TMP/e') -ge 9 ]"
