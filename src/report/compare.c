@@ -270,42 +270,43 @@ int compare_bimodal(const double *x, size_t n, size_t min_count, double *lo, dou
 }
 
 /* The noise floors, by kind of metric: the first prefix of the id that
- * matches. docs/compare.md gives the measurements behind each number. */
+ * matches; a figure derived from others (no samples of its own, so no
+ * interval) has its own floor. docs/compare.md gives the measurements
+ * behind each number. */
 static const struct kind {
 	const char *prefix;
 	const char *name;
-	double floor;
+	double floor, floor_derived;
 } kinds[] = {
-	{ "cpu.", "cpu", 0.05 },
-	{ "mem.bw.", "memory bandwidth", 0.50 },
-	{ "mem.stream.", "memory bandwidth", 0.50 },
-	{ "mem.", "memory latency", 0.25 },
-	{ "proc.syscall.", "system call", 0.30 },
-	{ "proc.signal.", "system call", 0.30 },
-	{ "proc.", "process and scheduler", 0.50 },
-	{ "ipc.", "process and scheduler", 0.50 },
-	{ "vm.", "page cache and faults", 0.30 },
-	{ "disk.", "disk", 0.30 },
-	{ "net.", "network", 0.30 },
-	{ "time", "command time", 0.20 },
-	{ "", "other", 0.30 },
+	{ "cpu.", "cpu", 1.10, 0.70 },
+	{ "mem.bw.", "memory bandwidth", 1.30, 1.30 },
+	{ "mem.stream.", "memory bandwidth", 1.30, 1.30 },
+	{ "mem.", "memory latency", 0.30, 1.00 },
+	{ "proc.syscall.", "system call", 0.40, 0.40 },
+	{ "proc.signal.", "system call", 0.40, 0.40 },
+	{ "proc.", "process and scheduler", 2.00, 2.00 },
+	{ "ipc.", "process and scheduler", 2.00, 2.00 },
+	{ "vm.", "page cache and faults", 0.50, 0.50 },
+	{ "disk.", "disk", 0.50, 0.50 },
+	{ "net.", "network", 0.50, 0.50 },
+	{ "time", "command time", 0.30, 0.30 },
+	{ "", "other", 0.50, 0.50 },
 };
 
-double compare_noise_floor(const char *bench_id, const char *unit, const char **kind)
+double compare_noise_floor(const char *bench_id, int derived, const char **kind)
 {
 	size_t i;
 
-	(void)unit;
 	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		if (strncmp(bench_id, kinds[i].prefix, strlen(kinds[i].prefix)) == 0) {
 			if (kind)
 				*kind = kinds[i].name;
-			return kinds[i].floor;
+			return derived ? kinds[i].floor_derived : kinds[i].floor;
 		}
 	}
 	if (kind)
 		*kind = "other";
-	return 0.30;
+	return 0.50;
 }
 
 /* Parameters that set up a measurement (compared between files), as
@@ -658,7 +659,7 @@ static void ratio_of(const struct row *rw, size_t k, struct cmp_ratio *r, double
 {
 	const struct metric *a = rw->m[0], *b = rw->m[k];
 
-	*floor = compare_noise_floor(rw->id, a->unit, kind);
+	*floor = compare_noise_floor(rw->id, a->derived || b->derived, kind);
 	if (is_runs(a) && is_runs(b) &&
 	    compare_ratio_runs(a->st.median, a->run_median, a->nruns, b->st.median, b->run_median,
 			       b->nruns, r) == 0) {

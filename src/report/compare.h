@@ -46,12 +46,14 @@ int compare_ratio_runs(double med_a, const double *ra, size_t ka, double med_b,
 enum cmp_verdict compare_verdict(const struct cmp_ratio *r, double floor, enum better better);
 /* Values that fall in two separate levels (each holding at least min_count
  * and a fifth of them, the gap between the levels at least twice either
- * level's own range and at least 3%): 1 with the two levels' medians, else 0. */
+ * level's own range and at least 3%): 1 with the two levels' medians, else
+ * 0. compare's verdict for a figure with two levels in any file is
+ * "bimodal", whatever the ratio. */
 int compare_bimodal(const double *x, size_t n, size_t min_count, double *lo, double *hi);
 /* The conservative noise floor of a figure without between-run data, by
- * metric kind (from the benchmark id and unit): a fraction (0.10 = 10%),
- * and the kind's name. */
-double compare_noise_floor(const char *bench_id, const char *unit, const char **kind);
+ * metric kind (from the benchmark id; derived figures have their own): a
+ * fraction (0.10 = 10%), and the kind's name. */
+double compare_noise_floor(const char *bench_id, int derived, const char **kind);
 /* A benchmark parameter that is a setting (a size, a block size, direct,
  * copies, pinning, ...), not a measured fact: 1, else 0. */
 int compare_param_is_setting(const char *key);
