@@ -757,7 +757,8 @@ static void print_table(const struct cfile *fs, size_t nf, const struct row *row
 			else
 				fprintf(out, "  %6s %-15s %5s %-12s", "-", ci, fl, "-");
 		}
-		if (nf == 2 && rw->m[0]->derived)
+		if (nf == 2 && (rw->m[0]->derived || rw->m[1]->derived) &&
+		    !(is_runs(rw->m[0]) && is_runs(rw->m[1])))
 			fputs("  (derived: no samples)", out);
 		fputc('\n', out);
 	}
@@ -812,8 +813,9 @@ static void best_table(const struct cfile *fs, size_t nf, const struct row *rows
 	}
 	if (lw > 32)
 		lw = 32;
-	fprintf(out, "\n%s\n", higher ? "Bandwidths and rates - percentage of the best (the best starred, with its figure)"
-				      : "Latencies - factor slower than the best (the best starred, with its figure)");
+	fprintf(out, "\n%s - %s (the best starred, with its figure)\n",
+		higher ? "Bandwidths and rates" : "Latencies",
+		higher ? "percentage of the best" : "factor slower than the best");
 	/* columns in chunks that fit about 120 characters */
 	for (c0 = 0; c0 < ncols; c0 = c) {
 		size_t width = lw, wcol[64];

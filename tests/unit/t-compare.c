@@ -168,7 +168,8 @@ int main(void)
 	}
 
 	/* Noise floors by kind; settings. */
-	ok(compare_noise_floor("mem.bw.copy", 0, &kind) > compare_noise_floor("proc.syscall.null", 0, NULL),
+	ok(compare_noise_floor("mem.bw.copy", 0, &kind) >
+	   compare_noise_floor("proc.syscall.null", 0, NULL),
 	   "memory bandwidth's floor is wider than a system call's");
 	is_str(kind, "memory bandwidth", "mem.bw.copy is memory bandwidth");
 	compare_noise_floor("proc.syscall.null", 0, &kind);
