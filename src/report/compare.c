@@ -914,8 +914,8 @@ static void print_files(const struct cfile *fs, size_t nf, FILE *out)
 		fputs(", ", out);
 		report_put(out, r->profile ? r->profile : "?", 0);
 		fprintf(out, ", %zu benchmarks", r->nbenches);
-		if (r->nbenches && r->benches[0].nmetrics && r->benches[0].metrics[0].nruns > 1)
-			fprintf(out, ", %zu runs each", r->benches[0].metrics[0].nruns);
+		if (r->runs > 1)
+			fprintf(out, ", %d runs each", r->runs);
 		fputs(k == 0 ? " (baseline)\n" : "\n", out);
 	}
 }
