@@ -22,6 +22,7 @@
 #include "core/timecmd.h"
 #include "core/units.h"
 #include "net/server.h"
+#include "report/compare.h"
 #include "report/report.h"
 #include "bench/disk.h"
 
@@ -52,6 +53,7 @@ static const char *const help_main =
 	"  list [BENCH...]    list benchmarks, their units and whether they can run here\n"
 	"  report FILE        print a result file again (text, json, lmbench, ttcp)\n"
 	"  chart FILE...      ASCII bar charts of result files (--metric ID...)\n"
+	"  compare A B [...]  compare result files: ratios, 95% CIs, verdicts, fairness\n"
 	"  sysinfo            describe this machine as a result file would\n"
 	"  serve              be the network peer of `run net --peer HOST`\n"
 	"  time -- COMMAND    time a command (csh time lines, medians, a result file)\n"
@@ -61,7 +63,7 @@ static const char *const help_main =
 	"BENCH is an id (mem.bw.copy), a prefix or group (mem.bw, mem), a personality\n"
 	"(lmbench), or a comma-separated list of those.\n"
 	"Exit status: 0 ok, 1 some benchmark failed, 2 usage error or bad input,\n"
-	"130 interrupted.\n";
+	"3 compare --strict refused unlike files, 130 interrupted.\n";
 
 static const char *const help_run =
 	"usage: bakeoff run [options] [BENCH...]\n"
@@ -74,6 +76,10 @@ static const char *const help_run =
 	"                        an existing file is never overwritten\n"
 	"  -q, --quiet           no progress lines on stderr\n"
 	"      --quick           small sizes and short samples (a smoke run)\n"
+	"      --runs K          run each benchmark K times (2 to 100), each in a fresh\n"
+	"                        process, interleaved (all benchmarks once, then again);\n"
+	"                        the result keeps every run's median and CV, and compare\n"
+	"                        judges differences by the between-run spread\n"
 	"      --dir DIR[,DIR]   make the scratch directory under DIR (default $TMPDIR or /tmp);\n"
 	"                        the disk benchmarks write in a scratch directory under each\n"
 	"                        DIR of the list (default: the current directory)\n"
@@ -229,6 +235,7 @@ static const struct {
 	{ "serve", help_serve },
 	{ "time", timecmd_help },
 	{ "chart", help_chart },	/* issue 12 */
+	{ "compare", compare_help },
 	{ NULL, NULL },
 };
 
@@ -252,12 +259,13 @@ struct run_args {
 	const char *dirlist;	/* the whole --dir list (disk) */
 	char dir0[4096];
 	int quiet, quick;
+	int runs;		/* --runs K (0: once) */
 	struct harness_cfg cfg;
 	struct bench_opts opt;
 	struct optset set;
 };
 
-enum { OPT_QUICK = 256, OPT_DIR, OPT_TABLE };
+enum { OPT_QUICK = 256, OPT_DIR, OPT_RUNS, OPT_TABLE };
 
 static int parse_run_args(int argc, char **argv, struct run_args *a)
 {
@@ -267,6 +275,7 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ "quick", no_argument, NULL, OPT_QUICK },
 		{ "dir", required_argument, NULL, OPT_DIR },
+		{ "runs", required_argument, NULL, OPT_RUNS },
 	};
 	struct option longopts[sizeof(fixed) / sizeof(fixed[0]) + 128];
 	size_t i, nf = sizeof(fixed) / sizeof(fixed[0]);
@@ -304,6 +313,15 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 			snprintf(a->dir0, sizeof(a->dir0), "%.*s", (int)strcspn(optarg, ","), optarg);
 			a->dir = a->dir0;
 			break;
+		case OPT_RUNS: {
+			long k;
+
+			if (parse_uint(optarg, 2, 100, &k) < 0)
+				return usage_error("invalid value '%s' for --runs: expected a whole number "
+						   "from 2 to 100", optarg);
+			a->runs = (int)k;
+			break;
+		}
 		case ':':
 			return usage_error("run: option '%s' needs a value (see bakeoff run --help)", name);
 		case '?':
@@ -385,7 +403,7 @@ static int cmd_run(int argc, char **argv)
 	struct buf json = { 0 };
 	size_t i, k, total = 0, off;
 	uint64_t t0;
-	int rc, failed = 0, memory = 0, net = 0, tty = isatty(STDERR_FILENO), to_stdout;
+	int rc, failed = 0, memory = 0, net = 0, tty = isatty(STDERR_FILENO), to_stdout, run, nruns;
 	const char *parent;
 
 	if ((rc = parse_run_args(argc, argv, &a)) != 0)
@@ -482,21 +500,43 @@ static int cmd_run(int argc, char **argv)
 		return usage_error("cannot write the result: %s", err);
 	}
 	t0 = clock_ns();
-	for (i = 0, k = 0; i < registry_count && !scratch_interrupted(); i++) {
+	/* --runs K: every selected benchmark once, then again, K rounds, each
+	 * run in a fresh process; result_merge_run folds them together. */
+	nruns = a.runs > 1 ? a.runs : 1;
+	r.runs = nruns;
+	total *= (size_t)nruns;
+	for (run = 1, k = 0; run <= nruns && !scratch_interrupted(); run++)
+	for (i = 0; i < registry_count && !scratch_interrupted(); i++) {
 		const struct bench *b = registry[i];
-		struct bench_result *br;
+		struct bench_result *br, one = { 0 }, *shown;
+		struct guard_mark mark;
 
 		if (!sel[i])
 			continue;
 		progress(&a, tty, k, total, NULL, b->id, (double)(clock_ns() - t0) / 1e9);
 		snprintf(prefix, sizeof(prefix), "[%zu/%zu] %s", k + 1, total, b->id);
-		br = result_add_bench(&r, b->id, b->group, b->title);
+		br = run == 1 ? result_add_bench(&r, b->id, b->group, b->title)
+			      : (struct bench_result *)result_bench(&r, b->id);
 		if (!br)
 			break;
-		harness_run_isolated(&h, b, &a.opt, br);
-		progress(&a, tty, k++, total, br, b->id, 0);
-		if (br->status == ST_FAILED)
+		shown = br;
+		guard_mark(&mark);
+		if (nruns == 1) {
+			harness_run_isolated(&h, b, &a.opt, br);
+		} else {
+			one.id = strdup(b->id);
+			one.group = strdup(b->group);
+			one.title = strdup(b->title);
+			harness_run_isolated(&h, b, &a.opt, &one);
+			if (result_merge_run(br, &one, run) < 0)
+				result_set_status(br, ST_FAILED, "out of memory merging runs");
+			shown = &one;
+		}
+		guard_during(&r.guard, &mark, shown, r.host.threads);
+		progress(&a, tty, k++, total, shown, b->id, 0);
+		if (shown->status == ST_FAILED)
 			failed = 1;
+		result_bench_free(&one);
 		r.duration_s = (double)(clock_ns() - t0) / 1e9;
 		/* Each finished benchmark is in the file at once: a run killed
 		 * now still leaves a valid result (marked incomplete). */
@@ -806,6 +846,7 @@ int main(int argc, char **argv)
 		{ "sysinfo", cmd_sysinfo }, { "version", cmd_version }, { "serve", cmd_serve },
 		{ "time", timecmd_main },
 		{ "chart", cmd_chart },	/* issue 12 */
+		{ "compare", compare_main },
 		{ NULL, NULL },
 	};
 	int i;
@@ -838,12 +879,12 @@ int main(int argc, char **argv)
 		}
 		if (bench_help(argv[2]) == 0)
 			return 0;
-		return usage_error("help: '%s' is neither a verb (run list report chart sysinfo serve time version help) "
+		return usage_error("help: '%s' is neither a verb (run list report chart compare sysinfo serve time version help) "
 				   "nor a benchmark id (bakeoff list)", argv[2]);
 	}
 	for (i = 0; verbs[i].verb; i++)
 		if (strcmp(argv[1], verbs[i].verb) == 0)
 			return verbs[i].fn(argc - 1, argv + 1);
-	return usage_error("unknown verb '%s' (verbs: run list report chart sysinfo serve time version; "
+	return usage_error("unknown verb '%s' (verbs: run list report chart compare sysinfo serve time version; "
 			   "see bakeoff --help)", argv[1]);
 }

@@ -4,10 +4,14 @@
  * Findings are plain sentences stored in the result; the verdict is
  * "warn" when any was found. CPU busyness is measured over 250 ms and
  * the load average read through os.h (where the OS gives neither, those
- * two checks are not made). */
+ * two checks are not made). During the run, guard_mark/guard_during
+ * repeat the CPU check over each benchmark: the CPU time all processes
+ * used in it, less the benchmark's own (its process and children), is what
+ * other processes took. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "guard.h"
 #include "os.h"
 #include "units.h"
@@ -51,5 +55,42 @@ void guard_check(struct guard *g, const struct sysinfo *si, const struct bench_o
 		result_add_finding(g, "--mem-size %s is below 4x the last-level cache (%s): "
 				   "memory bandwidth figures include cache hits", a, b);
 	}
+	snprintf(g->verdict, sizeof(g->verdict), "%s", g->nfindings ? "warn" : "ok");
+}
+
+void guard_mark(struct guard_mark *m)
+{
+	struct os_cpu_ticks t;
+
+	m->ok = os_cpu_ticks(&t) == 0;
+	m->busy = t.busy;
+	m->total = t.total;
+	m->steal = t.steal;
+}
+
+void guard_during(struct guard *g, const struct guard_mark *before, const struct bench_result *br,
+		  int threads)
+{
+	struct guard_mark now;
+	double hz = (double)sysconf(_SC_CLK_TCK), all, other, steal;
+
+	guard_mark(&now);
+	if (!before->ok || !now.ok || now.total <= before->total || hz <= 0 || threads < 1)
+		return;
+	all = (double)(now.total - before->total);	/* ticks of all CPUs */
+	steal = 100.0 * (double)(now.steal - before->steal) / all;
+	/* busy includes steal; the benchmark's own CPU time is not "other" */
+	other = (double)(now.busy - before->busy) - (double)(now.steal - before->steal) -
+		(br->user_s + br->sys_s) * hz;
+	other = 100.0 * (other > 0 ? other : 0) / all;
+	/* under 20 ticks (0.1 s of 2 CPUs at 100 Hz) a share is too coarse */
+	if (all < 20)
+		return;
+	if (other > 10)
+		result_add_finding(g, "during %s: machine not idle: other processes used %.0f%% of "
+				   "the CPUs while it ran", br->id, other);
+	if (steal > 2)
+		result_add_finding(g, "during %s: the hypervisor stole %.0f%% of CPU time", br->id,
+				   steal);
 	snprintf(g->verdict, sizeof(g->verdict), "%s", g->nfindings ? "warn" : "ok");
 }

@@ -248,6 +248,12 @@ static void write_bench(struct jw *w, const struct bench_result *b)
 			write_nums(w, "amount", m->iv_amount, m->niv);
 			jw_obj_end(w);
 		}
+		if (m->nruns) {
+			jw_obj_begin(w, "runs");
+			write_nums(w, "median", m->run_median, m->nruns);
+			write_nums(w, "cv", m->run_cv, m->nruns);
+			jw_obj_end(w);
+		}
 		if (m->hist_count) {
 			jw_obj_begin(w, "latency");
 			jw_str(w, "unit", m->hist_unit);
@@ -286,6 +292,8 @@ void result_to_json(const struct result *r, struct buf *out)
 	if (r->incomplete)
 		jw_bool(&w, "incomplete", 1);
 	jw_int(&w, "parallel", r->parallel);
+	if (r->runs > 1)
+		jw_int(&w, "runs", r->runs);
 	jw_obj_begin(&w, "harness");
 	jw_str(&w, "clock", r->clock.source ? r->clock.source : "CLOCK_MONOTONIC");
 	jw_num(&w, "clock_resolution_ns", r->clock.resolution_ns);
@@ -427,6 +435,16 @@ static int read_metric_extra(struct rd *rd, const struct json *j, struct metric 
 		if (n1 != n2 || n1 != n3)
 			return rd_fail(rd, o, "\"intervals\" arrays differ in length");
 		m->niv = n1;
+	}
+	if ((o = json_get(j, "runs"))) {
+		if (o->type != JSON_OBJECT)
+			return rd_fail(rd, o, "\"runs\" must be an object");
+		if (read_nums(rd, o, "median", &m->run_median, &n1, 1) < 0 ||
+		    read_nums(rd, o, "cv", &m->run_cv, &n2, 1) < 0)
+			return -1;
+		if (n1 != n2)
+			return rd_fail(rd, o, "\"runs\" arrays differ in length");
+		m->nruns = n1;
 	}
 	if ((o = json_get(j, "latency"))) {
 		double cnt;
@@ -623,6 +641,11 @@ static int read_result(struct rd *rd, const struct json *root, struct result *r)
 	if (need_num(rd, run, "parallel", &d) < 0)
 		return -1;
 	r->parallel = (int)d;
+	if ((v = json_get(run, "runs"))) {
+		if (v->type != JSON_NUMBER || !(v->number >= 1 && v->number <= 1000))
+			return rd_fail(rd, v, "\"runs\" must be a whole number from 1 to 1000");
+		r->runs = (int)v->number;
+	}
 	r->clock.source = "CLOCK_MONOTONIC";
 	if (need_num(rd, h, "clock_resolution_ns", &r->clock.resolution_ns) < 0 ||
 	    need_num(rd, h, "clock_cost_ns", &r->clock.cost_ns) < 0 ||
@@ -970,6 +993,8 @@ void result_bench_free(struct bench_result *b)
 		free(b->metrics[i].iv_t);
 		free(b->metrics[i].iv_value);
 		free(b->metrics[i].iv_amount);
+		free(b->metrics[i].run_median);
+		free(b->metrics[i].run_cv);
 	}
 	free(b->metrics);
 	memset(b, 0, sizeof(*b));
@@ -1022,4 +1047,78 @@ int result_bench_from_text(const char *text, size_t len, struct bench_result *br
 		rc = read_bench(&rd, root->items[0], br);
 	json_free(root);
 	return rc;
+}
+
+/* ---- --runs: one benchmark's repeated runs folded into one ---- */
+
+static int append_doubles(double **a, size_t n, const double *b, size_t nb)
+{
+	double *p = realloc(*a, (n + nb ? n + nb : 1) * sizeof(double));
+
+	if (!p)
+		return -1;
+	*a = p;
+	if (nb)
+		memcpy(p + n, b, nb * sizeof(double));
+	return 0;
+}
+
+int result_merge_run(struct bench_result *acc, const struct bench_result *next, int run)
+{
+	size_t i;
+
+	if (run == 1) {	/* acc is empty: the first run sets status and settings */
+		result_set_status(acc, next->status, next->reason);
+		for (i = 0; i < next->nparams; i++) {
+			if (next->params[i].str)
+				result_param_str(acc, next->params[i].key, next->params[i].str);
+			else
+				result_param_num(acc, next->params[i].key, next->params[i].num);
+		}
+	}
+	if (acc->status != ST_OK)
+		return 0;	/* a failed run fails the benchmark */
+	if (next->status != ST_OK) {
+		char why[600];
+
+		snprintf(why, sizeof(why), "run %d: %s", run, next->reason ? next->reason : status_name(next->status));
+		if (acc->status == ST_OK)
+			result_set_status(acc, next->status, why);
+		return 0;
+	}
+	acc->wall_s += next->wall_s;
+	acc->user_s += next->user_s;
+	acc->sys_s += next->sys_s;
+	for (i = 0; i < next->nmetrics; i++) {
+		const struct metric *n = &next->metrics[i];
+		struct metric *m = NULL;
+		size_t j;
+
+		for (j = 0; j < acc->nmetrics; j++)
+			if (strcmp(acc->metrics[j].name, n->name) == 0)
+				m = &acc->metrics[j];
+		if (!m) {	/* a figure an earlier run did not give */
+			m = result_add_metric(acc, n->name, n->unit, n->better, n->samples, n->nsamples);
+			if (!m)
+				return -1;
+			m->detail = n->detail;
+			m->derived = xstrdup(n->derived);
+			m->note = xstrdup(n->note);
+			m->iterations = n->iterations;
+			m->overhead_ns = n->overhead_ns;
+		} else if (append_doubles(&m->samples, m->nsamples, n->samples, n->nsamples) < 0) {
+			return -1;
+		} else {
+			m->nsamples += n->nsamples;
+			if (!m->note && n->note)
+				m->note = xstrdup(n->note);
+			m->cache_suspect |= n->cache_suspect;
+		}
+		if (append_doubles(&m->run_median, m->nruns, &n->st.median, 1) < 0 ||
+		    append_doubles(&m->run_cv, m->nruns, &n->st.cv, 1) < 0)
+			return -1;
+		m->nruns++;
+		stats_compute(m->samples, m->nsamples, &m->st);
+	}
+	return 0;
 }

@@ -58,6 +58,11 @@ struct metric {
 	 * ("cached?" in tables). */
 	int cache_suspect;
 	/* ---- end disk ---- */
+	/* bakeoff run --runs K (K >= 2): the median and CV of each run's own
+	 * samples, in run order (nruns 0: one run). samples then holds every
+	 * run's samples and st describes them pooled. */
+	double *run_median, *run_cv;
+	size_t nruns;
 };
 
 struct bench_result {
@@ -87,6 +92,7 @@ struct result {
 	int interrupted;
 	int incomplete;		/* the file was saved while the run was still going */
 	int parallel;
+	int runs;		/* --runs K: each benchmark ran K times (0 or 1: once) */
 	/* harness */
 	struct clock_info clock;
 	double loop_ns;
@@ -145,6 +151,12 @@ int result_save(const struct result *r, const char *path, char *err, size_t errl
 /* The same for a result already serialized by result_to_json. */
 int result_save_text(const struct buf *json, const char *path, char *err, size_t errlen);
 void result_free(struct result *r);
+/* --runs: fold one more run of a benchmark (next) into acc, which holds the
+ * runs so far (run is next's number, from 1): samples are pooled, the
+ * statistics recomputed, and each run's median and CV kept. A metric of
+ * next that acc lacks is added; a run that is not ok makes acc's status
+ * its own (with "run N: " before the reason). Returns 0, or -1 (memory). */
+int result_merge_run(struct bench_result *acc, const struct bench_result *next, int run);
 void result_bench_free(struct bench_result *br);
 /* One bench_result as a JSON document (used between --parallel copies). */
 int result_bench_to_fd(const struct bench_result *br, int fd);

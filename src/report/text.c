@@ -39,6 +39,8 @@ static void report_header(const struct result *r, FILE *f)
 	fprintf(f, ", %.1f s", r->duration_s);
 	if (r->parallel > 1)
 		fprintf(f, ", %d parallel copies", r->parallel);
+	if (r->runs > 1)	/* compare */
+		fprintf(f, ", %d runs of each benchmark (samples pooled)", r->runs);
 	fprintf(f, "%s\n", r->interrupted ? ", INTERRUPTED" : "");
 	fprintf(f, "harness: >= %d samples of >= %.0f ms; clock ", r->samples,
 		r->target_sample_ns / 1e6);
@@ -98,6 +100,20 @@ static void extra_lines(const struct metric *m, FILE *f)
 		fmt_num(hi, sizeof(hi), vmax);
 		fprintf(f, "\n    %zu intervals: lowest %s, highest %s ", n, lo, hi);
 		report_put(f, m->unit, 0);
+	}
+	/* --runs: each run's median, the spread between runs and within them */
+	if (m->nruns >= 2) {
+		struct stats between, within;
+
+		stats_compute(m->run_median, m->nruns, &between);
+		stats_compute(m->run_cv, m->nruns, &within);
+		fprintf(f, "\n    %zu runs: medians", m->nruns);
+		for (i = 0; i < m->nruns && i < 8; i++) {
+			fmt_num(lo, sizeof(lo), m->run_median[i]);
+			fprintf(f, "%s %s", i ? "," : "", lo);
+		}
+		fprintf(f, "%s; CV between runs %.1f%%, within a run %.1f%% (median)",
+			m->nruns > 8 ? ", ..." : "", between.cv * 100, within.median * 100);
 	}
 }
 

@@ -96,6 +96,60 @@ int main(void)
 	free(again);
 	result_free(&b);
 
+	/* --runs: three runs folded into one, and the run medians round-trip. */
+	{
+		static const double r1[] = { 10, 11, 12 }, r2[] = { 20, 21, 22, 23 }, r3[] = { 30 };
+		const double *rs[] = { r1, r2, r3 };
+		size_t ns[] = { 3, 4, 1 }, k;
+		struct result c, d;
+		struct bench_result *acc, one;
+		struct metric *mm;
+		const struct bench_result *db;
+
+		build(&c);
+		acc = result_add_bench(&c, "x.y", "x", "X");
+		for (k = 0; k < 3; k++) {
+			memset(&one, 0, sizeof(one));
+			one.id = strdup("x.y");
+			result_set_status(&one, ST_OK, NULL);
+			result_param_num(&one, "mem_size_bytes", 1024 * (double)(k + 1));
+			mm = result_add_metric(&one, "", "ns", BETTER_LOWER, rs[k], ns[k]);
+			ok(mm != NULL, "run %zu measured", k + 1);
+			ok(result_merge_run(acc, &one, (int)k + 1) == 0, "run %zu merged", k + 1);
+			result_bench_free(&one);
+		}
+		c.runs = 3;
+		acc = (struct bench_result *)result_bench(&c, "x.y");
+		mm = &acc->metrics[0];
+		is_int(mm->nruns, 3, "three run medians");
+		ok(mm->run_median[0] == 11 && mm->run_median[1] == 21.5 && mm->run_median[2] == 30,
+		   "each run's own median (11, 21.5, 30)");
+		is_int(mm->nsamples, 8, "samples pooled");
+		is_num(mm->st.median, 20.5, 0, "statistics of the pooled samples");
+		is_num(result_param(acc, "mem_size_bytes")->num, 1024, 0,
+		       "settings from the first run");
+		char *t2 = render(&c);
+
+		ok(result_from_json(t2, strlen(t2), &d, &off, err, sizeof(err)) == 0,
+		   "a --runs result reads back: %s", err);
+		is_int(d.runs, 3, "run.runs");
+		db = result_bench(&d, "x.y");
+		ok(db && db->nmetrics == 1 && db->metrics[0].nruns == 3 &&
+		   db->metrics[0].run_median[1] == 21.5, "run medians read back");
+		again = render(&d);
+		is_str(again, t2, "and write back the same");
+		free(again);
+		free(t2);
+		result_free(&d);
+		memset(&one, 0, sizeof(one));
+		result_set_status(&one, ST_FAILED, "boom");
+		result_merge_run(acc, &one, 4);
+		ok(acc->status == ST_FAILED && strcmp(acc->reason, "run 4: boom") == 0,
+		   "a failed run fails the benchmark, naming the run");
+		result_bench_free(&one);
+		result_free(&c);
+	}
+
 	/* Malformed files: each error names the byte where it is. */
 	{
 		const char *schema = strstr(text, "\"bakeoff-result/1\"");

@@ -1,0 +1,61 @@
+/* compare.h — `bakeoff compare`: is a difference between result files
+ * real, and are the files fair to compare at all? It only reads results
+ * (docs/compare.md explains the statistics and every warning). */
+#ifndef BAKEOFF_COMPARE_H
+#define BAKEOFF_COMPARE_H
+#include <stddef.h>
+#include "bench.h"
+
+/* Exit status of --strict when the files are not like for like. */
+#define COMPARE_EXIT_UNFAIR 3
+
+extern const char compare_help[];
+/* bakeoff compare A.json B.json [C.json ...] [--baseline FILE] [--strict]
+ * [--all] [--best]: argv[0] is "compare". Returns the exit status: 0, 2
+ * (usage or a bad file), 3 (--strict and a fairness warning). */
+int compare_main(int argc, char **argv);
+
+/* ---- the statistics, exposed for the unit tests ---- */
+
+/* A ratio of two figures (other / baseline) with its 95% CI; ci = 0 when no
+ * interval could be computed (a derived figure, too few samples, a sample
+ * that is not positive): then lo = hi = ratio. */
+struct cmp_ratio {
+	double ratio, lo, hi;
+	int ci;
+	int from_runs;	/* the CI comes from the between-run spread */
+};
+
+enum cmp_verdict { CMP_NONE, CMP_WITHIN, CMP_FASTER, CMP_SLOWER, CMP_BIMODAL };
+const char *compare_verdict_name(enum cmp_verdict v);
+
+/* The Price–Bonett estimate of the variance of the log of the sample
+ * median of x (n >= 3, every value finite and > 0): 0, or -1. */
+int compare_log_median_var(const double *x, size_t n, double *var);
+/* Ratio med_b / med_a of two sampled figures with the Price–Bonett 95% CI
+ * of a ratio of medians computed from the samples. */
+void compare_ratio_samples(double med_a, const double *a, size_t na, double med_b,
+			   const double *b, size_t nb, struct cmp_ratio *out);
+/* The same from the medians of repeated runs (bakeoff run --runs K, K >= 2
+ * on both sides): a Welch t interval on the logs of the run medians,
+ * centred on med_b / med_a. Returns 0, or -1 (fewer than two runs). */
+int compare_ratio_runs(double med_a, const double *ra, size_t ka, double med_b,
+		       const double *rb, size_t kb, struct cmp_ratio *out);
+/* faster / slower when the whole CI lies beyond the noise floor (a ratio
+ * outside [1/(1+floor), 1+floor]), else within noise. */
+enum cmp_verdict compare_verdict(const struct cmp_ratio *r, double floor, enum better better);
+/* Values that fall in two separate levels (each holding at least min_count
+ * and a fifth of them, the gap between the levels at least twice either
+ * level's own range and at least 3%): 1 with the two levels' medians, else
+ * 0. compare's verdict for a figure with two levels in any file is
+ * "bimodal", whatever the ratio. */
+int compare_bimodal(const double *x, size_t n, size_t min_count, double *lo, double *hi);
+/* The conservative noise floor of a figure without between-run data, by
+ * metric kind (from the benchmark id; derived figures have their own): a
+ * fraction (0.10 = 10%), and the kind's name. */
+double compare_noise_floor(const char *bench_id, int derived, const char **kind);
+/* A benchmark parameter that is a setting (a size, a block size, direct,
+ * copies, pinning, ...), not a measured fact: 1, else 0. */
+int compare_param_is_setting(const char *key);
+
+#endif
