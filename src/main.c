@@ -30,18 +30,7 @@
 #define EXIT_USAGE 2
 #define EXIT_INTERRUPTED 130
 
-static int usage_error(const char *fmt, ...) BAKEOFF_PRINTF(1, 2);
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("bakeoff: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_USAGE;
-}
+#define usage_error opt_usage_error	/* one line on stderr, exit 2 */
 
 static const char *const help_main =
 	"usage: bakeoff VERB [options] [args]\n"

@@ -2,6 +2,7 @@
  * with it: values within range, every option given read by a selected
  * benchmark, and sizes that fit the disk and memory (see options.h). */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -432,4 +433,16 @@ void opt_print_help(FILE *f, const struct bench *b)
 			(int)(20 - strlen(d->name) - (d->type != OT_FLAG)), meta[d->type]);
 		wrap(f, text, 24);
 	}
+}
+
+int opt_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("bakeoff: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 2;
 }

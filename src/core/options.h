@@ -75,5 +75,8 @@ int opt_check_resources(const struct optset *set, const unsigned char *sel,
 /* The options table for `run --help` (all) or `help BENCH` (only b's). */
 void opt_print_help(FILE *f, const struct bench *b);
 const struct optdef *opt_find(const char *name);
+/* Bad usage or input: "bakeoff: MESSAGE" as one line on stderr; returns 2,
+ * the exit status for it. */
+int opt_usage_error(const char *fmt, ...) BAKEOFF_PRINTF(1, 2);
 
 #endif

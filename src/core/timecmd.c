@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "harness.h"
+#include "options.h"
 #include "report/report.h"
 #include "result.h"
 #include "scratch.h"
@@ -397,18 +398,8 @@ static void join_command(char *out, size_t n, char **argv)
 	}
 }
 
-static int usage(const char *fmt, ...) BAKEOFF_PRINTF(1, 2);
-static int usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("bakeoff: time: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return 2;
-}
+/* One line on stderr, "bakeoff: time: ...", exit status 2. */
+#define usage(...) opt_usage_error("time: " __VA_ARGS__)
 
 enum { O_WARMUP = 256, O_PREPARE, O_CWD, O_IGNORE, O_SHOW, O_TIMEOUT };
 

@@ -32,6 +32,7 @@
 #include <string.h>
 #include "compare.h"
 #include "report.h"
+#include "options.h"
 #include "result.h"
 #include "units.h"
 
@@ -891,18 +892,7 @@ static void best_table(const struct cfile *fs, size_t nf, const struct row *rows
 
 /* ---- the verb ---- */
 
-static int usage(const char *fmt, ...) BAKEOFF_PRINTF(1, 2);
-static int usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("bakeoff: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return 2;
-}
+#define usage opt_usage_error	/* one line on stderr, exit 2 */
 
 static void print_files(const struct cfile *fs, size_t nf, FILE *out)
 {
