@@ -53,6 +53,17 @@ static void csv_num(FILE *f, double v)
 	fputs(b, f);
 }
 
+/* The columns every row starts with: file number, host, start, benchmark. */
+static void row_start(FILE *f, size_t k, const struct result *r, const struct bench_result *b)
+{
+	fprintf(f, "%zu,", k + 1);
+	csv_str(f, r->host.hostname);
+	fputc(',', f);
+	csv_str(f, r->start_utc);
+	fputc(',', f);
+	csv_str(f, b->id);
+}
+
 void report_csv(const struct result *const *rs, size_t n, FILE *f)
 {
 	size_t k, i, j;
@@ -66,12 +77,7 @@ void report_csv(const struct result *const *rs, size_t n, FILE *f)
 			const struct bench_result *b = &r->benches[i];
 
 			if (b->nmetrics == 0 || b->status != ST_OK) {
-				fprintf(f, "%zu,", k + 1);
-				csv_str(f, r->host.hostname);
-				fputc(',', f);
-				csv_str(f, r->start_utc);
-				fputc(',', f);
-				csv_str(f, b->id);
+				row_start(f, k, r, b);
 				fprintf(f, ",,%s,,,,,,,,,,,,", status_name(b->status));
 				csv_str(f, b->reason);
 				fputc('\n', f);
@@ -83,12 +89,7 @@ void report_csv(const struct result *const *rs, size_t n, FILE *f)
 				char bn[256];
 				double pct = report_cpu_pct(m);
 
-				fprintf(f, "%zu,", k + 1);
-				csv_str(f, r->host.hostname);
-				fputc(',', f);
-				csv_str(f, r->start_utc);
-				fputc(',', f);
-				csv_str(f, b->id);
+				row_start(f, k, r, b);
 				fputc(',', f);
 				csv_str(f, m->name);
 				fprintf(f, ",%s,", status_name(b->status));
