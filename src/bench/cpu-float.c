@@ -208,7 +208,6 @@ static int float_run(struct bench_ctx *ctx)
 		.name = "", .unit = "Mops/s", .kind = KIND_RATE, .better = BETTER_HIGHER,
 		.op = cpu_float_loops, .ops_per_call = CPU_FLOAT_OPS_PER_LOOP,
 	};
-	char hex[20];
 	int rc;
 
 	if (!w) {
@@ -221,10 +220,7 @@ static int float_run(struct bench_ctx *ctx)
 	rc = harness_measure(ctx, &m, NULL);
 	if (rc == 0 && cpu_float_check(w, ctx->reason, sizeof(ctx->reason)) < 0)
 		rc = -1;
-	result_param_num(ctx->res, "seed", w->seed);
-	result_param_num(ctx->res, "loops_checked", (double)w->loops);
-	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)w->sum);
-	result_param_str(ctx->res, "checksum", hex);
+	cpu_record_check(ctx, w->seed, w->loops, w->sum);
 	cpu_float_free(w);
 	return rc;
 }

@@ -281,6 +281,16 @@ void cpu_record_build(struct bench_ctx *ctx)
 	result_param_str(ctx->res, "cflags", si->cflags);
 }
 
+void cpu_record_check(struct bench_ctx *ctx, uint32_t seed, uint64_t loops, uint64_t sum)
+{
+	char hex[24];
+
+	result_param_num(ctx->res, "seed", seed);
+	result_param_num(ctx->res, "loops_checked", (double)loops);
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)sum);
+	result_param_str(ctx->res, "checksum", hex);
+}
+
 static int int_run(struct bench_ctx *ctx)
 {
 	struct int_work *w = cpu_int_new(cpu_int_seed());
@@ -288,7 +298,6 @@ static int int_run(struct bench_ctx *ctx)
 		.name = "", .unit = "loops/s", .kind = KIND_RATE, .better = BETTER_HIGHER,
 		.op = cpu_int_loops, .state = w,
 	};
-	char hex[20];
 	int rc;
 
 	if (!w) {
@@ -299,10 +308,7 @@ static int int_run(struct bench_ctx *ctx)
 	rc = harness_measure(ctx, &m, NULL);
 	if (rc == 0 && cpu_int_check(w, ctx->reason, sizeof(ctx->reason)) < 0)
 		rc = -1;
-	result_param_num(ctx->res, "seed", w->seed);
-	result_param_num(ctx->res, "loops_checked", (double)w->loops);
-	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)w->sum);
-	result_param_str(ctx->res, "checksum", hex);
+	cpu_record_check(ctx, w->seed, w->loops, w->sum);
 	cpu_int_free(w);
 	return rc;
 }

@@ -82,6 +82,8 @@ void cpu_float_free(void *state);
 /* Record the compiler and flags bakeoff was built with as params. */
 struct bench_ctx;
 void cpu_record_build(struct bench_ctx *ctx);
+/* Record what the checksum covered: the seed, the loops checked, the sum. */
+void cpu_record_check(struct bench_ctx *ctx, uint32_t seed, uint64_t loops, uint64_t sum);
 
 /* The seeds, read at run time (volatile: the compiler cannot know them). */
 uint32_t cpu_int_seed(void);
