@@ -63,8 +63,12 @@ check "chart: a legend with one symbol per file" grep -q '^legend: \* = .*# = ' 
 check "chart: disk.seq's block-size curve, vertical" grep -q '^disk.seq:write by size' "$TMP/chart.txt"
 check "chart: the ceiling share under it" grep -q 'of the memory ceiling: 4k' "$TMP/chart.txt"
 # A log scale when the curve spans more than 50x (the data decide, not the test).
-span=$(jget "$TMP/a.json" 'my @v = map { $_->{median} } grep { $_->{name} =~ m{^rand/} } @{bench("mem.lat")->{metrics}};
-	my ($lo, $hi) = (sort { $a <=> $b } @v)[0, -1]; $hi / $lo > 50 ? "log" : "linear"')
+# (over both files the chart draws)
+rand_points() {
+	jget "$1" 'join "\n", map { $_->{median} } grep { $_->{name} =~ m{^rand/} } @{(bench("mem.lat") // { metrics => [] })->{metrics}}'
+}
+span=$( (rand_points "$TMP/a.json"; rand_points "$TMP/b.json") | sort -g |
+	awk 'NF && $1 > 0 { if (!lo) lo = $1; hi = $1 } END { print (lo && hi / lo > 50) ? "log" : "linear" }')
 if [ "$span" = log ]; then
 	check "chart: mem.lat's curve (over 50x) on a log scale" grep -q '^mem.lat:rand by size (ns, log scale' "$TMP/chart.txt"
 else
