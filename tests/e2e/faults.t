@@ -38,7 +38,7 @@ fault_case() {
 	R=$TMP/r$n.json
 	mkdir "$S"
 	case $_bench in	# only options a selected benchmark reads
-	vm.*) _size="--map-size 256k" ;;
+	vm.*) _size="--map-size 1M" ;;
 	ipc.*.bw) _size="--msg-size 16k" ;;
 	*) _size= ;;
 	esac

@@ -12,7 +12,7 @@ if [ "$(id -u)" = 0 ]; then
 fi
 mkdir "$TMP/u"
 chmod 1777 "$TMP" "$TMP/u"
-$as_user "$BAKEOFF" run -q --quick --samples 3 --mem-size 1M --map-size 64k --msg-size 4k \
+$as_user "$BAKEOFF" run -q --quick --samples 3 --mem-size 1M --map-size 1M --msg-size 4k \
 	--procs 2 --ctx-sizes 0 --dir "$TMP/u" -o "$TMP/u/r.json" \
 	proc ipc vm mem.bw mem.lat cpu.mhz >"$TMP/out" 2>"$TMP/err"
 rc=$?
