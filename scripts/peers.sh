@@ -18,7 +18,8 @@ BAKEOFF=${BAKEOFF:-./bakeoff}
 MEM=${PEERS_MEM:-64}
 ROUNDS=${PEERS_ROUNDS:-5}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/bakeoff-peers.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT INT TERM
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 130' INT TERM
 
 have() { command -v "$1" >/dev/null 2>&1; }
 HAVE_PERF=0
@@ -41,8 +42,13 @@ fi
 # ---- net: peers listen on loopback ports of their own (killed on exit) ----
 NETPORT=${PEERS_NET_PORT:-52101}
 NETSECS=${PEERS_NET_SECS:-3}
+# Like for like with iperf3: the same write size (128 KiB, iperf3's TCP
+# default, given on both sides), the same duration, and the same first
+# second left out of the figure (iperf3 -O 1, bakeoff --warmup 1s); both
+# count what the receiver got over the receiver's window.
+NETOMIT=${PEERS_NET_OMIT:-1}
 net_pids=
-trap 'kill $net_pids 2>/dev/null; rm -rf "$TMP"' EXIT INT TERM
+trap 'kill $net_pids 2>/dev/null; rm -rf "$TMP"' EXIT
 if have iperf3; then
 	iperf3 -s -p "$NETPORT" >/dev/null 2>&1 &
 	net_pids="$net_pids $!"
@@ -56,9 +62,11 @@ if have sockperf; then
 	net_pids="$net_pids $!"
 fi
 sleep 0.5
-# iperf3 P: its receiver's rate in MB/s over NETSECS (iperf3 prints bits/s)
+# iperf3 P [AFFINITY]: its receiver's rate in MB/s over NETSECS (iperf3
+# prints bits/s); AFFINITY is iperf3's -A client,server
 iperf3_mbs() {
-	iperf3 -c 127.0.0.1 -p "$NETPORT" -t "$NETSECS" -P "$1" -J 2>/dev/null | perl -MJSON::PP -e '
+	iperf3 -c 127.0.0.1 -p "$NETPORT" -t "$NETSECS" -O "$NETOMIT" -l 128K -P "$1" ${2:+-A "$2"} -J \
+		2>/dev/null | perl -MJSON::PP -e '
 		local $/; my $j = eval { decode_json(<STDIN>) } or exit;
 		my $b = $j->{end}{sum_received}{bits_per_second}; printf "%.1f", $b / 8e6 if $b'
 }
@@ -71,6 +79,7 @@ qperf_rtt() {
 sockperf_rtt() {
 	sockperf ping-pong -i 127.0.0.1 -p "$((NETPORT + 2))" -t "$NETSECS" 2>/dev/null |
 		sed -n 's/.*Latency is \([0-9.]*\) usec.*/\1/p' | awk '{ printf "%.3f", 2 * $1 }'
+}
 # ---- time: `bakeoff time` beside hyperfine on the same command ----
 # A small C tree (6 files, single-job make) built from clean each run
 # (--prepare 'make clean' on both sides); both report the median wall time
@@ -145,7 +154,10 @@ pin0=
 bkrun() {
 	_k=$1 _id=$2
 	shift 2
-	"$BAKEOFF" run -q --mem-size "${MEM}M" -o "$TMP/b.json" "$@" "$_id" >/dev/null 2>"$TMP/err" ||
+	case $_id in	# --mem-size only where it is read (else bakeoff refuses it)
+	mem.*) set -- --mem-size "${MEM}M" "$@" ;;
+	esac
+	"$BAKEOFF" run -q -o "$TMP/b.json" "$@" "$_id" >/dev/null 2>"$TMP/err" ||
 		cat "$TMP/err"
 	bk "$TMP/b.json" "$_k" "$_id"
 	rm -f "$TMP/b.json"
@@ -184,17 +196,24 @@ while [ "$r" -le "$ROUNDS" ]; do
 			sed -n 's/.*(\([0-9.]*\) MiB\/sec).*/\1/p' | mib2mb)"
 	done
 	# ---- net: loopback, the same duration and buffer length as the peers ----
+	# (PIN=taskset... runs bakeoff, the client and its embedded server, on one CPU)
 	bknet() {
 		_k=$1
 		shift
-		"$BAKEOFF" run -q --reps 1 --duration "${NETSECS}s" -o "$TMP/b.json" "$@" >/dev/null 2>"$TMP/err" ||
-			cat "$TMP/err"
+		${PIN:-} "$BAKEOFF" run -q --reps 1 --duration "${NETSECS}s" -o "$TMP/b.json" "$@" >/dev/null \
+			2>"$TMP/err" || cat "$TMP/err"
 		bk "$TMP/b.json" "$_k" "$(eval echo \${$#})"
 		rm -f "$TMP/b.json"
 	}
-	bknet net.tcp.bw --buf-len 128k net.tcp.bw
+	bknet net.tcp.bw --buf-len 128k --warmup "${NETOMIT}s" net.tcp.bw
 	have iperf3 && put iperf3.1 "$(iperf3_mbs 1)"
-	bknet net.tcp.bw2 --buf-len 128k --streams 2 net.tcp.bw
+	# Both ends on CPU 0 for both tools: the scheduler no longer places the
+	# two processes differently for the two programs (docs/peers.md, net).
+	if [ $HAVE_TASKSET = 1 ]; then
+		PIN="taskset -c 0" bknet net.tcp.bw1cpu --buf-len 128k --warmup "${NETOMIT}s" net.tcp.bw
+		have iperf3 && put iperf3.1cpu "$(iperf3_mbs 1 0,0)"
+	fi
+	bknet net.tcp.bw2 --buf-len 128k --warmup "${NETOMIT}s" --streams 2 net.tcp.bw
 	have iperf3 && put iperf3.2 "$(iperf3_mbs 2)"
 	bknet net.tcp.lat net.tcp.lat
 	have qperf && put qperf.tcp_lat "$(qperf_rtt tcp_lat)"
@@ -225,7 +244,7 @@ bkm() {
 		"$1" "$3" "$2" "$4" >>"$TMP/vals"
 }
 DDIR=$(mktemp -d "${PEERS_DISK_DIR:-.}/bakeoff-peers-disk.XXXXXX")
-trap 'rm -rf "$TMP" "$DDIR"' EXIT INT TERM
+trap 'rm -rf "$TMP" "$DDIR"' EXIT
 DSIZE=${PEERS_DISK_SIZE:-512}
 BSIZE=${PEERS_BONNIE_SIZE:-2048}
 DROUNDS=${PEERS_DISK_ROUNDS:-3}
@@ -249,7 +268,9 @@ while [ "$r" -le "$DROUNDS" ]; do
 	bkm "$TMP/b.json" seq.r disk.seq "read 1M"
 	rm -f "$TMP/b.json"
 	if have fio; then
-		put fio.w "$(fio_fig write.bw --rw=write --bs=1M --end_fsync=1)"
+		# --fallocate=none: fio would otherwise reserve the file untimed; disk.seq
+		# (as dd) allocates its blocks inside the timing (docs/peers.md).
+		put fio.w "$(fio_fig write.bw --rw=write --bs=1M --end_fsync=1 --fallocate=none)"
 		put fio.r "$(fio_fig read.bw --rw=read --bs=1M)"
 		rm -f "$DDIR/fio.dat"
 	fi
@@ -287,7 +308,7 @@ line() {
 	p=$(median "$4")
 	awk -v f="$1" -v id="$2" -v b="$b" -v cv="$(median "$2.cv")" -v tw="$(median "$2.tw")" \
 		-v u="$3" -v pn="$5" -v p="$p" -v why="$6" 'BEGIN {
-		sub(/^pin\./, "ipc.", id); sub(/pipe$/, "pipe.lat --pin", id); sub(/bw2$/, "bw --streams 2", id)
+		sub(/^pin\./, "ipc.", id); sub(/pipe$/, "pipe.lat --pin", id); sub(/bw2$/, "bw --streams 2", id); sub(/bw1cpu$/, "bw, 1 CPU", id)
 		printf "%-24s %-18s %8.4g %-4s %5.1f%% %8.4g   %-36s ", f, id, b, u, cv, tw, pn
 		if (p == "")
 			printf "skipped: %s\n", why
@@ -310,7 +331,8 @@ line "STREAM copy" mem.stream.copy MB/s likwid.copy "likwid-bench -t copy (1 thr
 line "STREAM triad" mem.stream.triad MB/s likwid.triad "likwid-bench -t triad (1 thread)" "$WHY_LIKWID"
 line "sequential write" mem.bw.write MB/s sysbench.write "sysbench memory --memory-oper=write" "sysbench not installed (apt-get install sysbench)"
 line "sequential read" mem.bw.read MB/s sysbench.read "sysbench memory --memory-oper=read" "sysbench not installed"
-line "TCP loopback, 128 KiB" net.tcp.bw MB/s iperf3.1 "iperf3 -t $NETSECS (receiver)" "iperf3 not installed (apt-get install iperf3)"
+line "TCP loopback, 128 KiB" net.tcp.bw MB/s iperf3.1 "iperf3 -l 128K -t $NETSECS -O $NETOMIT (receiver)" "iperf3 not installed (apt-get install iperf3)"
+line "TCP loopback, both on CPU 0" net.tcp.bw1cpu MB/s iperf3.1cpu "iperf3 -A 0,0 (taskset -c 0 bakeoff)" "iperf3 not installed, or no taskset"
 line "TCP loopback, 2 streams" net.tcp.bw2 MB/s iperf3.2 "iperf3 -P 2 (receiver)" "iperf3 not installed"
 line "TCP 1-byte round trip" net.tcp.lat us qperf.tcp_lat "qperf tcp_lat x 2" "qperf not installed (apt-get install qperf)"
 line "UDP 1-byte round trip" net.udp.lat us qperf.udp_lat "qperf udp_lat x 2" "qperf not installed"
@@ -320,7 +342,7 @@ line "make, 6 C files" time s hyperfine.make "hyperfine -N -r 5 --prepare 'make 
 # disk
 nofio="fio not installed (apt-get install fio)"
 nobon="bonnie++ not installed (apt-get install bonnie++), or under half a second (+++++)"
-line "seq write 1M direct" seq.w MB/s fio.w "fio rw=write bs=1M direct=1 end_fsync" "$nofio"
+line "seq write 1M direct" seq.w MB/s fio.w "fio rw=write bs=1M direct=1 end_fsync fallocate=none" "$nofio"
 line "seq read 1M direct" seq.r MB/s fio.r "fio rw=read bs=1M direct=1" "$nofio"
 line "4k random read QD1" rand.r IOPS fio.rr "fio randread bs=4k direct=1 psync" "$nofio"
 line "bonnie block write" bon.write MB/s bonnie.write "bonnie++ -f (K/sec x 0.001024)" "$nobon"
@@ -333,6 +355,7 @@ echo "samples) and CV; mean: the same samples as total work / total time, the st
 echo "peers print. ratio = bakeoff / peer, mean = mean / peer, in the same unit"
 echo "(MB = 10^6 bytes; perf's GiB/s and mbw's and sysbench's MiB/s converted; likwid-bench's"
 echo "MByte/s converted to STREAM's bytes per element: x 16/16 for copy, x 24/32 for triad)."
-echo "Network (loopback, ${NETSECS} s each): iperf3's bits/s / 8e6 = MB/s; qperf and sockperf print"
+echo "Network (loopback, ${NETSECS} s each; TCP streams: 128 KiB writes, first ${NETOMIT} s left out on both sides):"
+echo "iperf3's bits/s / 8e6 = MB/s; qperf and sockperf print"
 echo "one-way latency (half a round trip), doubled here to bakeoff's round trip."
 echo "docs/peers.md explains where and why the figures differ."

@@ -52,6 +52,7 @@ static const char *const help_main =
 	"  run [BENCH...]     run benchmarks (all when none named); writes a result file\n"
 	"  list [BENCH...]    list benchmarks, their units and whether they can run here\n"
 	"  report FILE        print a result file again (text, json, lmbench, ttcp)\n"
+	"  chart FILE...      ASCII bar charts of result files (--metric ID...)\n"
 	"  compare A B [...]  compare result files: ratios, 95% CIs, verdicts, fairness\n"
 	"  sysinfo            describe this machine as a result file would\n"
 	"  serve              be the network peer of `run net --peer HOST`\n"
@@ -124,13 +125,27 @@ static const char *const help_report =
 	"Render result files again. FMT is text (the table the run printed, default),\n"
 	"json (one file, re-serialized), lmbench (the lmbench 3 summary, one row\n"
 	"per file), ttcp (net.tcp.bw as ttcp -t and -r print it), dhrystone (cpu.int's\n"
-	"two lines), time (bakeoff time's csh lines and table), or dd, bonnie (those\n"
-	"tools' output from the disk figures). --all adds to the text\n"
+	"two lines), time (bakeoff time's csh lines and table), or dd, bonnie, iozone\n"
+	"(those tools' output from the disk figures), csv (one row per figure per file,\n"
+	"medians exact), chart (ASCII bar charts, one symbol per file, 80 columns)\n"
+	"or html (one self-contained page with tables and SVG charts; see\n"
+	"docs/reports.md). --all adds to the text\n"
 	"table every curve point and intermediate\n"
 	"figure (mem.lat's curve, proc.ctxsw's uncorrected times, ...).\n"
 	"A malformed, truncated or wrong-schema file exits 2 naming the byte offset.\n"
 	"FILE - reads standard input (bakeoff run -o - ... | bakeoff report -);\n"
 	"anything else must be a regular file of at most 256 MiB.\n";
+
+static const char *const help_chart =	/* issue 12 */
+	"usage: bakeoff chart [--metric ID]... FILE...\n"
+	"\n"
+	"Draw ASCII bar charts of result files, one symbol per file with a legend,\n"
+	"within 80 columns: curves (disk.seq by block size, mem.lat by size) as\n"
+	"vertical bars like the 2003 NetBSD report's, other figures as horizontal\n"
+	"bars with their value and what limited them. --metric ID (repeatable)\n"
+	"keeps benchmarks or figures whose id starts with ID (disk.seq,\n"
+	"mem.lat:rand, mem.bw.read:frd); without it every main figure and curve.\n"
+	"Same as bakeoff report --format chart. Exit 2 when nothing matches.\n";
 
 static const char *const help_sysinfo =
 	"usage: bakeoff sysinfo [--json]\n"
@@ -219,6 +234,7 @@ static const struct {
 	{ "sysinfo", help_sysinfo }, { "version", help_version }, { "help", help_help },
 	{ "serve", help_serve },
 	{ "time", timecmd_help },
+	{ "chart", help_chart },	/* issue 12 */
 	{ "compare", compare_help },
 	{ NULL, NULL },
 };
@@ -326,15 +342,6 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 	return 0;
 }
 
-static void utc_now(char *dst, size_t n, const char *fmt)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(dst, n, fmt, &tm);
-}
-
 /* One line per benchmark on a terminal: while it runs, its number and the
  * estimated time left (from the pace so far); when it is done, the line is
  * rewritten with its main figure and how long it took. */
@@ -392,7 +399,7 @@ static int cmd_run(int argc, char **argv)
 	struct result r = { 0 }, back;
 	const struct personality *pers;
 	unsigned char *sel;
-	char err[600], path[4096], host[256], prefix[300];
+	char err[600], path[4096], prefix[300];
 	struct buf json = { 0 };
 	size_t i, k, total = 0, off;
 	uint64_t t0;
@@ -427,26 +434,10 @@ static int cmd_run(int argc, char **argv)
 	/* Where the result goes is settled (and claimed) before anything is
 	 * measured: a name that cannot be written is a usage error. */
 	to_stdout = a.output && strcmp(a.output, "-") == 0;
-	snprintf(host, sizeof(host), "%s", r.host.hostname[0] ? r.host.hostname : "host");
-	for (i = 0; host[i]; i++)
-		if (host[i] == '/' || host[i] == ' ' || (unsigned char)host[i] < 0x20)
-			host[i] = '_';
-	if (!to_stdout) {
-		char stamp[32];
-
-		utc_now(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ");
-		if (a.output)
-			snprintf(path, sizeof(path), "%s", a.output);
-		else if (mkdir("results", 0755) < 0 && errno != EEXIST) {
-			free(sel);
-			return usage_error("cannot create results/ in the current directory: %s "
-					   "(use -o FILE)", strerror(errno));
-		} else
-			snprintf(path, sizeof(path), "results/%s-%s.json", host, stamp);
-		if (result_claim(path, sizeof(path), !a.output, err, sizeof(err)) < 0) {
-			free(sel);
-			return usage_error("cannot write the result: %s", err);
-		}
+	if (!to_stdout && result_claim_output(a.output, r.host.hostname, NULL, path, sizeof(path), err,
+					      sizeof(err)) < 0) {
+		free(sel);
+		return usage_error("%s", err);
 	}
 	scratch_reap_stale(a.dir);	/* left by runs that were killed */
 	if (!scratch_create(a.dir)) {
@@ -488,7 +479,7 @@ static int cmd_run(int argc, char **argv)
 		}
 	}
 	r.profile = strdup(a.quick ? "quick" : "standard");
-	utc_now(err, sizeof(err), "%Y-%m-%dT%H:%M:%SZ");
+	result_utc_now(err, sizeof(err), "%Y-%m-%dT%H:%M:%SZ");
 	r.start_utc = strdup(err);
 	if (!r.argv || r.argc != argc + 1 || !r.profile || !r.start_utc) {
 		scratch_remove();
@@ -660,9 +651,20 @@ static int render(const char *format, struct result *rs, int n, int all, FILE *f
 	} else if (strcmp(format, "time") == 0) {
 		for (k = 0; k < n; k++)
 			report_time(&rs[k], f);
-	} else if (strcmp(format, "dd") == 0 || strcmp(format, "bonnie") == 0) {	/* disk */
+	} else if (strcmp(format, "dd") == 0 || strcmp(format, "bonnie") == 0 ||
+		   strcmp(format, "iozone") == 0) {	/* disk */
 		for (k = 0; k < n; k++)
 			report_disk(format, &rs[k], f);
+	/* ---- issue 12: csv, chart, html ---- */
+	} else if (strcmp(format, "csv") == 0) {
+		report_csv(ptrs, (size_t)n, f);
+	} else if (strcmp(format, "chart") == 0) {
+		if (report_chart(ptrs, (size_t)n, NULL, 0, f) == 0)
+			fputs("(nothing to chart: no figure in these files)\n", f);
+	} else if (strcmp(format, "html") == 0) {
+		/* hook: compare's verdicts go in as the extra section */
+		report_html(ptrs, (size_t)n, NULL, NULL, f);
+	/* ---- end issue 12 ---- */
 	} else if (strcmp(format, "json") == 0) {
 		struct buf b = { 0 };
 
@@ -710,9 +712,11 @@ static int cmd_report(int argc, char **argv)
 	}
 	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "lmbench") &&
 	    strcmp(format, "ttcp") && strcmp(format, "dhrystone") && strcmp(format, "time") &&
-	    strcmp(format, "dd") && strcmp(format, "bonnie"))
+	    strcmp(format, "dd") && strcmp(format, "bonnie") && strcmp(format, "iozone") &&
+	    strcmp(format, "csv") && strcmp(format, "chart") &&
+	    strcmp(format, "html"))	/* issue 12: csv chart html */
 		return usage_error("invalid value '%s' for --format: expected text, json, lmbench, "
-				   "ttcp, dhrystone, time, dd or bonnie", format);
+				   "ttcp, dhrystone, time, dd, bonnie, iozone, csv, chart or html", format);
 	n = argc - optind;
 	if (n < 1)
 		return usage_error("report: expected a result FILE (see bakeoff report --help)");
@@ -733,6 +737,55 @@ static int cmd_report(int argc, char **argv)
 	for (k = 0; k < n; k++)
 		result_free(&rs[k]);
 	free(rs);
+	return rc;
+}
+
+/* ---- chart (issue 12) ---- */
+
+static int cmd_chart(int argc, char **argv)
+{
+	const char **ids = calloc((size_t)argc + 1, sizeof(*ids));
+	const struct result **ptrs = calloc((size_t)argc + 1, sizeof(*ptrs));
+	struct result *rs = calloc((size_t)argc + 1, sizeof(*rs));
+	char err[600];
+	int k, n = 0, nid = 0, rc = 0, stdin_used = 0;
+
+	if (!ids || !ptrs || !rs) {
+		free(ids), free(ptrs), free(rs);
+		return usage_error("out of memory");
+	}
+	for (k = 1; k < argc && rc == 0; k++) {
+		const char *a = argv[k];
+
+		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+			fputs(help_chart, stdout);
+			goto out;
+		} else if (strcmp(a, "--metric") == 0 || strcmp(a, "-m") == 0) {
+			if (k + 1 >= argc)
+				rc = usage_error("chart: option '%s' needs a value (see bakeoff chart --help)", a);
+			else
+				ids[nid++] = argv[++k];
+		} else if (strncmp(a, "--metric=", 9) == 0) {
+			ids[nid++] = a + 9;
+		} else if (a[0] == '-' && a[1]) {
+			rc = usage_error("chart: bad option '%s' (see bakeoff chart --help)", a);
+		} else {
+			if (strcmp(a, "-") == 0 && stdin_used++)
+				rc = usage_error("chart: standard input (-) can be read only once");
+			else if (result_load(a, &rs[n], err, sizeof(err)) < 0)
+				rc = usage_error("%s", err);
+			else
+				ptrs[n] = &rs[n], n++;
+		}
+	}
+	if (rc == 0 && n == 0)
+		rc = usage_error("chart: expected a result FILE (see bakeoff chart --help)");
+	if (rc == 0 && report_chart(ptrs, (size_t)n, ids, (size_t)nid, stdout) == 0)
+		rc = usage_error("chart: nothing to chart%s", nid ? ": no figure matches --metric" : "");
+out:
+	for (k = 0; k < n; k++)
+		result_free(&rs[k]);
+	free(ids), free(ptrs), free(rs);
 	return rc;
 }
 
@@ -795,6 +848,7 @@ int main(int argc, char **argv)
 		{ "run", cmd_run }, { "list", cmd_list }, { "report", cmd_report },
 		{ "sysinfo", cmd_sysinfo }, { "version", cmd_version }, { "serve", cmd_serve },
 		{ "time", timecmd_main },
+		{ "chart", cmd_chart },	/* issue 12 */
 		{ "compare", compare_main },
 		{ NULL, NULL },
 	};
@@ -828,12 +882,12 @@ int main(int argc, char **argv)
 		}
 		if (bench_help(argv[2]) == 0)
 			return 0;
-		return usage_error("help: '%s' is neither a verb (run list report compare sysinfo serve time version help) "
+		return usage_error("help: '%s' is neither a verb (run list report chart compare sysinfo serve time version help) "
 				   "nor a benchmark id (bakeoff list)", argv[2]);
 	}
 	for (i = 0; verbs[i].verb; i++)
 		if (strcmp(argv[1], verbs[i].verb) == 0)
 			return verbs[i].fn(argc - 1, argv + 1);
-	return usage_error("unknown verb '%s' (verbs: run list report compare sysinfo serve time version; "
+	return usage_error("unknown verb '%s' (verbs: run list report chart compare sysinfo serve time version; "
 			   "see bakeoff --help)", argv[1]);
 }

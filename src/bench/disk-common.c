@@ -144,8 +144,11 @@ int disk_prepare(struct bench_opts *opt, const char *dirlist, const unsigned cha
 
 		if (selected(sel, "disk.seq") && !opt->disk_device)
 			need = s * (uint64_t)(here > 1 ? here : 1);
-		if (k == 0 && (selected(sel, "disk.rand") || selected(sel, "disk.bonnie")) && s > need)
+		if (k == 0 && (selected(sel, "disk.rand") || selected(sel, "disk.bonnie") ||
+			       selected(sel, "disk.iozone")) && s > need)
 			need = s;
+		if (k == 0 && selected(sel, "disk.iozone") && opt->disk_max_size > need)
+			need = opt->disk_max_size;	/* its auto-mode file, after its single one */
 		need *= (uint64_t)(opt->parallel > 0 ? opt->parallel : 1);
 		if (need && os_fs_free(parents[k], &have) == 0 && need > have) {
 			fmt_size(a, sizeof(a), s);

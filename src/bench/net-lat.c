@@ -335,7 +335,7 @@ const struct bench bench_net_udp_lat = {
 
 const struct bench bench_net_rpc_lat = {
 	.id = "net.rpc.lat", .group = "net",
-	.title = "Marshalled request/reply latency, UDP and TCP (lmbench's RPC rows; not Sun RPC)",
+	.title = "Request/reply latency (lmbench RPC rows)",
 	.unit = "us", .better = BETTER_LOWER, .kind = KIND_LATENCY, .long_mode = 1,
 	.run = rpc_lat_run,
 };

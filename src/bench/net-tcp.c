@@ -80,8 +80,13 @@ static int tcpbw_op(void *state, struct long_run *lr)
 	uint64_t t0, t1, u0, s0, u1, s1, last, moved;
 	int rc = -1, stopped = 0, k;
 	static char buf[1 << 20];
+	static int filled;
 
 	memset(&r, 0, sizeof(r));
+	if (!filled) {	/* real pages, as the peers send: see net_pump_pattern */
+		net_pump_pattern(buf, sizeof(buf));
+		filled = 1;
+	}
 	t->p.buf = buf;
 	net_cpu_us(&u0, &s0);
 	t0 = last = long_now(lr);

@@ -215,7 +215,7 @@ out:
 }
 
 const struct bench bench_net_udp_bw = {
-	.id = "net.udp.bw", .group = "net", .title = "UDP throughput at a target rate (iperf3 -u)",
+	.id = "net.udp.bw", .group = "net", .title = "UDP at a target rate (iperf3 -u)",
 	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH, .long_mode = 1,
 	.run = udpbw_run,
 };

@@ -61,6 +61,7 @@ struct bench_opts {
 	int disk_files;			/* --files: bonnie's file tests, N x 1024 files */
 	int disk_file_dirs;		/* --file-dirs: spread over D directories */
 	int disk_cache;			/* --cache: measure the page cache on purpose */
+	uint64_t disk_max_size;		/* --max-size: disk.iozone's largest auto-mode file */
 	/* Set by disk_prepare() (run): one scratch directory per --dir entry
 	 * and the entry it was made under (for messages). */
 	const char *disk_dirs[BENCH_MAX_LIST];

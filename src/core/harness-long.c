@@ -326,12 +326,13 @@ int harness_long(struct bench_ctx *ctx, const struct long_op *lo, double *median
 	m->niv = lr.niv;
 	lr.iv_t = lr.iv_value = lr.iv_amount = NULL;
 	if ((m->hist_count = hist_count(lr.hist))) {
-		double p50 = hist_quantile(lr.hist, 0.5), div = 1;
+		/* One unit for all five, chosen by p99 so the tail stays readable. */
+		double p99 = hist_quantile(lr.hist, 0.99), div = 1;
 
 		snprintf(m->hist_unit, sizeof(m->hist_unit), "%s",
-			 p50 >= 1e7 ? "ms" : p50 >= 1e4 ? "us" : "ns");
-		div = p50 >= 1e7 ? 1e6 : p50 >= 1e4 ? 1e3 : 1;
-		m->hist_p50 = p50 / div;
+			 p99 >= 1e7 ? "ms" : p99 >= 1e4 ? "us" : "ns");
+		div = p99 >= 1e7 ? 1e6 : p99 >= 1e4 ? 1e3 : 1;
+		m->hist_p50 = hist_quantile(lr.hist, 0.5) / div;
 		m->hist_p90 = hist_quantile(lr.hist, 0.9) / div;
 		m->hist_p99 = hist_quantile(lr.hist, 0.99) / div;
 		m->hist_p999 = hist_quantile(lr.hist, 0.999) / div;

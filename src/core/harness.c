@@ -265,6 +265,8 @@ static void copies_finish(const struct measure *me, uint64_t n)
 
 /* The parent's side: release each phase once every copy still running has
  * reached it, until every copy has closed its channel. */
+static void stop_copies(const pid_t *pid, int n);
+
 static void conduct(int n, const int *in, const int *out, const pid_t *pid)
 {
 	struct pollfd *p = calloc((size_t)n, sizeof(*p));
@@ -284,9 +286,7 @@ static void conduct(int n, const int *in, const int *out, const pid_t *pid)
 				p[k].fd = in[c], p[k].events = POLLIN, p[k++].revents = 0;
 		poll(p, (nfds_t)k, 100);
 		if (scratch_interrupted() && !stopped) {
-			for (c = 0; c < n; c++)
-				if (pid[c] > 0)
-					kill(pid[c], SIGTERM);
+			stop_copies(pid, n);
 			stopped = 1;
 		}
 		for (c = 0, k = 0; c < n; c++) {
@@ -297,8 +297,17 @@ static void conduct(int n, const int *in, const int *out, const pid_t *pid)
 					at[c] = m.type;
 					want[c] = m.n;
 				} else {
+					int st;
+
 					at[c] = 'E';
 					ended++;
+					/* A copy that died (rather than finished): the
+					 * benchmark has failed, stop the others now. */
+					if (!stopped && waitpid(pid[c], &st, WNOHANG) == pid[c] &&
+					    (WIFSIGNALED(st) || WEXITSTATUS(st) != 0)) {
+						stop_copies(pid, n);
+						stopped = 1;
+					}
 				}
 			}
 		}
@@ -577,7 +586,11 @@ static void aggregate(struct bench_result *br, struct bench_result *copies, int 
 	size_t i, j;
 	int c;
 
-	for (c = 0; c < n; c++) {
+	/* A copy that failed explains the others, which were stopped for it. */
+	for (c = 0; c < n; c++)
+		if (copies[c].status == ST_FAILED)
+			break;
+	for (c = c < n ? c : 0; c < n; c++) {
 		if (copies[c].status != ST_OK) {
 			char why[300];
 

@@ -83,17 +83,17 @@ const struct optdef optdefs[] = {
 	  "counts of copies run at once (up to 8; default 1, 2, 4, ... up to the online CPUs)",
 	  RES_NONE, 0 },
 	/* ---- disk (src/bench/disk-*.c); room for --size is checked by disk_prepare ---- */
-	{ "size", OT_SIZE, OPT(disk_size), "1G", "32M", 64 * KiB, 1 * TiB, "disk.seq,disk.rand,disk.bonnie",
-	  "file size of the disk benchmarks (bytes read with --device)", RES_NONE, 0 },
+	{ "size", OT_SIZE, OPT(disk_size), "1G", "32M", 64 * KiB, 1 * TiB, "disk.seq,disk.rand,disk.bonnie,disk.iozone",
+	  "file size of the disk benchmarks (bytes read with --device; disk.iozone's single file)", RES_NONE, 0 },
 	{ "block-sizes", OT_SIZE_LIST, OPTL(disk_bs, disk_nbs), "4k,16k,32k,64k,128k,256k,512k,1M",
 	  NULL, 512, 64 * MiB, "disk.seq", "disk.seq's block sizes (dd's bs=)", RES_NONE, 0 },
-	{ "runtime", OT_DURATION, OPT(disk_runtime), "2s", "500ms", 100 * MS, 86400 * S,
-	  "disk.seq,disk.rand,disk.bonnie",
+	{ "runtime", OT_DURATION, OPT(disk_runtime), "1s", "500ms", 100 * MS, 86400 * S,
+	  "disk.seq,disk.rand,disk.bonnie,disk.iozone",
 	  "a pass stops at --size or after this long, whichever comes first (fio's size "
 	  "and runtime); disk.rand runs this long", RES_NONE, 0 },
-	{ "direct", OT_FLAG, OPT(disk_direct), NULL, NULL, 0, 1, "disk.seq,disk.rand",
+	{ "direct", OT_FLAG, OPT(disk_direct), NULL, NULL, 0, 1, "disk.seq,disk.rand,disk.iozone",
 	  "O_DIRECT or fail (default: O_DIRECT where the file system takes it)", RES_NONE, 0 },
-	{ "no-direct", OT_FLAG, OPT(disk_no_direct), NULL, NULL, 0, 1, "disk.seq,disk.rand",
+	{ "no-direct", OT_FLAG, OPT(disk_no_direct), NULL, NULL, 0, 1, "disk.seq,disk.rand,disk.iozone",
 	  "buffered I/O through the page cache", RES_NONE, 0 },
 	{ "jobs", OT_UINT, OPT(disk_jobs), "4", "2", 1, 64, "disk.rand",
 	  "disk.rand's concurrent jobs, each at queue depth 1 (besides one job alone)", RES_NONE, 0 },
@@ -109,6 +109,8 @@ const struct optdef optdefs[] = {
 	  "spread the files over D directories", RES_NONE, 0 },
 	{ "cache", OT_FLAG, OPT(disk_cache), NULL, NULL, 0, 1, "disk",
 	  "measure the page cache on purpose: small warm files, figures labelled cache", RES_NONE, 0 },
+	{ "max-size", OT_SIZE, OPT(disk_max_size), "4M", "1M", 64 * KiB, 1 * TiB, "disk.iozone",
+	  "disk.iozone's largest auto-mode file (iozone -g); sizes double from 64k", RES_NONE, 0 },
 	/* ---- end disk ---- */
 };
 const size_t noptdefs = sizeof(optdefs) / sizeof(optdefs[0]);

@@ -19,6 +19,7 @@ const struct personality personalities[] = {
 	/* disk */
 	{ "dd", "dd's lines and the /dev/null ceiling", "disk.seq", "dd" },
 	{ "bonnie", "bonnie++ tables and CSV line", "disk.bonnie", "bonnie" },
+	{ "iozone", "iozone's auto-mode table and matrices", "disk.iozone", "iozone" },
 	{ NULL, NULL, NULL, NULL },
 };
 

@@ -105,11 +105,12 @@
 #define BENCH_LIST_TEST(X)
 #endif
 
-/* disk: sequential (dd), random (fio), bonnie (src/bench/disk-*.c) */
+/* disk: sequential (dd), random (fio), bonnie, iozone (src/bench/disk-*.c) */
 #define BENCH_LIST_DISK(X) \
 	X(disk_seq) \
 	X(disk_rand) \
-	X(disk_bonnie)
+	X(disk_bonnie) \
+	X(disk_iozone)
 
 #define X(name) extern const struct bench bench_##name;
 BENCH_LIST(X)

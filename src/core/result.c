@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "result.h"
 
@@ -896,6 +897,46 @@ int result_claim(char *path, size_t n, int numbered, char *err, size_t errlen)
 	}
 	snprintf(err, errlen, "%s: no free name", path);
 	return -1;
+}
+
+void result_utc_now(char *dst, size_t n, const char *fmt)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(dst, n, fmt, &tm);
+}
+
+int result_claim_output(const char *output, const char *hostname, const char *suffix, char *path,
+			size_t n, char *err, size_t errlen)
+{
+	char host[256], stamp[32];
+	size_t i;
+
+	if (output) {
+		snprintf(path, n, "%s", output);
+	} else {
+		snprintf(host, sizeof(host), "%s", hostname && hostname[0] ? hostname : "host");
+		for (i = 0; host[i]; i++)
+			if (host[i] == '/' || host[i] == ' ' || (unsigned char)host[i] < 0x20)
+				host[i] = '_';
+		if (mkdir("results", 0755) < 0 && errno != EEXIST) {
+			snprintf(err, errlen, "cannot create results/ in the current directory: %s "
+				 "(use -o FILE)", strerror(errno));
+			return -1;
+		}
+		result_utc_now(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ");
+		snprintf(path, n, "results/%s-%s%s.json", host, stamp, suffix ? suffix : "");
+	}
+	if (result_claim(path, n, !output, err, errlen) < 0) {
+		char why[600];
+
+		snprintf(why, sizeof(why), "cannot write the result: %s", err);
+		snprintf(err, errlen, "%s", why);
+		return -1;
+	}
+	return 0;
 }
 
 int result_update(const struct buf *json, const char *path, char *err, size_t errlen)

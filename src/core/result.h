@@ -134,6 +134,14 @@ int result_load(const char *path, struct result *r, char *err, size_t errlen);
  * replacing a file). With numbered, a taken name gets -2, -3, ... inserted
  * before ".json" (path is updated). Returns 0, or -1 with err naming it. */
 int result_claim(char *path, size_t n, int numbered, char *err, size_t errlen);
+/* Claim where a run's result goes before measuring: `output` as given, or
+ * results/HOST-UTCTIME<suffix>.json in the current directory (results/
+ * made when missing; the host name made safe for a file name). Returns 0
+ * with the name in path, or -1 with one line in err. */
+int result_claim_output(const char *output, const char *hostname, const char *suffix, char *path,
+			size_t n, char *err, size_t errlen);
+/* The UTC time now, in strftime's fmt. */
+void result_utc_now(char *dst, size_t n, const char *fmt);
 /* Replace the claimed file's contents atomically (temp file in the same
  * directory, fsync, rename). Returns 0, or -1 with err set. */
 int result_update(const struct buf *json, const char *path, char *err, size_t errlen);

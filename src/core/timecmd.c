@@ -410,15 +410,6 @@ static int usage(const char *fmt, ...)
 	return 2;
 }
 
-static void utc_now(char *dst, size_t n, const char *fmt)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(dst, n, fmt, &tm);
-}
-
 enum { O_WARMUP = 256, O_PREPARE, O_CWD, O_IGNORE, O_SHOW, O_TIMEOUT };
 
 int timecmd_main(int argc, char **argv)
@@ -442,7 +433,7 @@ int timecmd_main(int argc, char **argv)
 	struct bench_result *br;
 	struct buf json = { 0 };
 	const char *output = NULL;
-	char path[4096], logp[4200], cmd[1024], err[600], host[256];
+	char path[4096], logp[4200], cmd[1024], err[600];
 	struct stat sb;
 	uint64_t t0;
 	long l;
@@ -508,23 +499,10 @@ int timecmd_main(int argc, char **argv)
 	/* The result file (and the log beside it) are claimed first. */
 	sysinfo_read(&r.host);
 	to_stdout = output && strcmp(output, "-") == 0;
-	snprintf(host, sizeof(host), "%s", r.host.hostname[0] ? r.host.hostname : "host");
-	for (i = 0; host[i]; i++)
-		if (host[i] == '/' || host[i] == ' ' || (unsigned char)host[i] < 0x20)
-			host[i] = '_';
 	if (!to_stdout) {
-		char stamp[32];
-
-		utc_now(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ");
-		if (output)
-			snprintf(path, sizeof(path), "%s", output);
-		else if (mkdir("results", 0755) < 0 && errno != EEXIST)
-			return usage("cannot create results/ in the current directory: %s (use -o FILE)",
-				     strerror(errno));
-		else
-			snprintf(path, sizeof(path), "results/%s-%s-time.json", host, stamp);
-		if (result_claim(path, sizeof(path), !output, err, sizeof(err)) < 0)
-			return usage("cannot write the result: %s", err);
+		if (result_claim_output(output, r.host.hostname, "-time", path, sizeof(path), err,
+					sizeof(err)) < 0)
+			return usage("%s", err);
 		snprintf(logp, sizeof(logp), "%.*s.log",
 			 (int)(strlen(path) > 5 && !strcmp(path + strlen(path) - 5, ".json") ?
 			       strlen(path) - 5 : strlen(path)), path);
@@ -553,7 +531,7 @@ int timecmd_main(int argc, char **argv)
 	for (i = 0; r.argv && i <= argc && (r.argv[i] = strdup(i ? argv[i - 1] : "bakeoff")); i++)
 		r.argc++;
 	r.profile = strdup("time");
-	utc_now(err, sizeof(err), "%Y-%m-%dT%H:%M:%SZ");
+	result_utc_now(err, sizeof(err), "%Y-%m-%dT%H:%M:%SZ");
 	r.start_utc = strdup(err);
 	r.parallel = 1;
 	r.clock = h.clk;

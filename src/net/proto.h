@@ -138,5 +138,10 @@ struct net_pump {
 int net_pump_step(struct net_pump *p, uint64_t *moved);
 void net_pump_stop_tx(struct net_pump *p);
 void net_pump_close(struct net_pump *p);
+/* Fills a send buffer with a cycling printable pattern, as ttcp does, so
+ * that every page of it is real memory: a buffer never written is the
+ * kernel's one shared zero page, a 4 KiB source the CPU reads from cache
+ * whatever the buffer length (iperf3 fills its buffer too). */
+void net_pump_pattern(char *buf, size_t len);
 
 #endif

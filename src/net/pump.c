@@ -102,6 +102,14 @@ void net_pump_stop_tx(struct net_pump *p)
 		}
 }
 
+void net_pump_pattern(char *buf, size_t len)
+{
+	size_t k;
+
+	for (k = 0; k < len; k++)
+		buf[k] = (char)(' ' + k % 95);
+}
+
 void net_pump_close(struct net_pump *p)
 {
 	int k;

@@ -212,8 +212,9 @@ static int test_tcp_bw(struct test *t)
 	p.tx_limit = num(t, PK_BYTES, 0);
 	p.ctl = t->s->ctl;
 	p.n = (int)(dir == D_BIDIR ? 2 * streams : streams);
-	if (!(p.buf = calloc(1, p.len)))
+	if (!(p.buf = malloc(p.len)))
 		return fail(t, E_INTERNAL, "out of memory");
+	net_pump_pattern(p.buf, p.len);
 	if (open_data(t, SOCK_STREAM) < 0 || accept_data(t, p.fd, roles, p.n) < 0)
 		goto out;
 	for (k = 0; k < p.n; k++) {

@@ -4,7 +4,7 @@
  * read one byte at a time (never past their '\n', never past
  * PROTO_MAX_LINE), cookies, and TCP_INFO where the OS has it. */
 #if defined(__linux__) && !defined(BAKEOFF_NO_LINUX)
-#define _DEFAULT_SOURCE	/* struct tcp_info (TCP_INFO) */
+#define _GNU_SOURCE	/* struct tcp_info (TCP_INFO): glibc and musl */
 #define HAVE_TCP_INFO 1
 #endif
 #include <errno.h>

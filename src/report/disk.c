@@ -8,6 +8,10 @@
  *           and one CSV line: bonnie++ 1.03's 27 columns or 2.00a's format
  *           1.98 (50 columns), as disk.bonnie's "csv" param says (--csv),
  *           which bon_csv2txt and bon_csv2html read;
+ *   iozone  iozone 3's auto-mode table (kB, reclen, then kB/s per test, in
+ *           iozone 3.506's column widths), one matrix per test (file sizes
+ *           down, record sizes across, as iozone -R's reports), and the
+ *           1997 report's single-file lines (iozone 2);
  * Figures marked cache_suspect carry "cached?" (not in CSV lines, whose
  * readers expect numbers). */
 #include <math.h>
@@ -272,10 +276,165 @@ static void report_bonnie(const struct result *r, FILE *f)
 	fputc('\n', f);
 }
 
+/* ---- iozone ---- */
+
+static const char *const ioz_tests[] = {
+	"write", "rewrite", "read", "reread", "random read", "random write", "bkwd read",
+	"record rewrite", "stride read", "fwrite", "frewrite", "fread", "freread",
+};
+static const char *const ioz_reports[] = {
+	"Writer report", "Re-writer report", "Reader report", "Re-Reader report",
+	"Random read report", "Random write report", "Backward read report",
+	"Record rewrite report", "Stride read report", "Fwrite report", "Re-Fwrite report",
+	"Fread report", "Re-Fread report",
+};
+#define IOZ_NT ((int)(sizeof(ioz_tests) / sizeof(ioz_tests[0])))
+
+/* A cell's figure in kB/s (iozone's unit), or -1 when not measured. */
+static double ioz_cell(const struct bench_result *b, int t, unsigned long long kb,
+		       unsigned long long rec, int *cached_n)
+{
+	char name[96];
+	const struct metric *m;
+
+	snprintf(name, sizeof(name), "%s, %llu kB, reclen %llu kB", ioz_tests[t], kb, rec);
+	m = result_metric(b, name);
+	if (!m || m->nsamples == 0)
+		return -1;
+	if (m->cache_suspect)
+		(*cached_n)++;
+	return m->st.median * 1e6 / 1024;
+}
+
+static void report_iozone(const struct result *r, FILE *f)
+{
+	const struct bench_result *b = result_bench(r, "disk.iozone");
+	const struct param *dir, *direct;
+	unsigned long long kb[64], rows[512][2], recs[32];
+	size_t i, nrows = 0, nkb = 0, nrec = 0, k, j;
+	int t, cached_n = 0, n = 0;
+	const struct metric *sw, *sr;
+
+	if (!b) {
+		fputs("iozone: no disk.iozone in this result\n", f);
+		return;
+	}
+	if (b->status != ST_OK) {
+		fprintf(f, "iozone: disk.iozone %s: ", status_name(b->status));
+		report_put(f, b->reason, 0);
+		fputc('\n', f);
+		return;
+	}
+	dir = result_param(b, "dir");
+	direct = result_param(b, "direct");
+	/* The cells, in the order measured: from the write metrics' names. */
+	for (i = 0; i < b->nmetrics && nrows < 512; i++) {
+		unsigned long long a, c;
+
+		if (sscanf(b->metrics[i].name, "write, %llu kB, reclen %llu kB", &a, &c) != 2)
+			continue;
+		rows[nrows][0] = a;
+		rows[nrows++][1] = c;
+		for (k = 0; k < nkb && kb[k] != a; k++)
+			;
+		if (k == nkb && nkb < 64)
+			kb[nkb++] = a;
+		for (k = 0; k < nrec && recs[k] != c; k++)
+			;
+		if (k == nrec && nrec < 32) {
+			for (k = nrec++; k > 0 && recs[k - 1] > c; k--)
+				recs[k] = recs[k - 1];
+			recs[k] = c;
+		}
+	}
+	fputs("\tbakeoff disk.iozone: iozone's method on ", f);
+	report_put(f, dir && dir->str ? dir->str : "?", 0);
+	fputc('\n', f);
+	fputs("\tInclude fsync in write timing\n", f);
+	if (direct && direct->str && strcmp(direct->str, "yes") == 0)
+		fputs("\tO_DIRECT feature enabled\n", f);
+	fputs("\tAuto Mode\n", f);
+	fprintf(f, "\tUsing maximum file size of %.0f kilobytes.\n",
+		pnum(b, "max_size_bytes") / 1024);
+	fputs("\tOutput is in kBytes/sec\n", f);
+	fprintf(f, "%-64s%10s%10s%10s%11s%11s\n", "", "random", "random", "bkwd", "record",
+		"stride");
+	fputs("              kB  reclen    write    rewrite      read    reread      read     write"
+	      "      read    rewrite       read    fwrite  frewrite     fread   freread\n", f);
+	for (i = 0; i < nrows; i++) {
+		fprintf(f, "%16llu%8llu", rows[i][0], rows[i][1]);
+		for (t = 0; t < IOZ_NT; t++) {
+			double v = ioz_cell(b, t, rows[i][0], rows[i][1], &cached_n);
+			int w = t == 7 || t == 8 ? 11 : 10;
+
+			if (v < 0)
+				fprintf(f, "%*s", w, "");
+			else
+				fprintf(f, "%*.0f", w, v);
+			n++;
+		}
+		fputc('\n', f);
+	}
+	if (cached_n)
+		fprintf(f, "(cached? %d of %d figures: buffered on files under 2x RAM, "
+			"they may be the page cache's)\n", cached_n, n);
+	/* The 1997 report's single file (iozone 2). */
+	sw = result_metric(b, "single write");
+	sr = result_metric(b, "single read");
+	if (sw && sr && sw->st.median > 0 && sr->st.median > 0) {
+		/* What one repetition moved (--runtime may have cut --size short). */
+		double bytes = bytes_per_rep(sw), rbytes = bytes_per_rep(sr);
+
+		fprintf(f, "\nWriting the %.0f Megabyte file, 'iozone.tmp'...%f seconds\n",
+			bytes / 1048576, bytes / (sw->st.median * 1e6));
+		fprintf(f, "Reading the file...%f seconds\n", rbytes / (sr->st.median * 1e6));
+		fputs("\nIOZONE performance measurements:\n", f);
+		fprintf(f, "\t%.0f bytes/second for writing the file%s\n", sw->st.median * 1e6,
+			cached(sw));
+		fprintf(f, "\t%.0f bytes/second for reading the file%s\n", sr->st.median * 1e6,
+			cached(sr));
+	}
+	/* One matrix per test: file sizes down, record sizes across (iozone -R). */
+	for (t = 0; t < IOZ_NT; t++) {
+		int dummy = 0;
+
+		fprintf(f, "\n\"%s\"\n%6s", ioz_reports[t], "");
+		for (k = 0; k < nrec; k++) {
+			char q[24];
+
+			snprintf(q, sizeof(q), "\"%llu\"", recs[k]);
+			fprintf(f, " %9s", q);
+		}
+		fputc('\n', f);
+		for (j = 0; j < nkb; j++) {
+			char q[24];
+
+			snprintf(q, sizeof(q), "\"%llu\"", kb[j]);
+			fprintf(f, "%-8s", q);
+			for (k = 0; k < nrec; k++) {
+				double v = ioz_cell(b, t, kb[j], recs[k], &dummy);
+				size_t l;
+
+				for (l = k; l < nrec && ioz_cell(b, t, kb[j], recs[l], &dummy) < 0; l++)
+					;
+				if (l == nrec)
+					break;	/* nothing more on this row: no trailing blanks */
+				if (v < 0)
+					fprintf(f, "%s%9s", k ? " " : "", "");
+				else
+					fprintf(f, "%s%9.0f", k ? " " : "", v);
+			}
+			fputc('\n', f);
+		}
+	}
+}
+
 void report_disk(const char *format, const struct result *r, FILE *f)
 {
 	if (strcmp(format, "bonnie") == 0)
 		report_bonnie(r, f);
 	if (strcmp(format, "dd") == 0)
 		report_dd(r, f);
+	if (strcmp(format, "iozone") == 0)
+		report_iozone(r, f);
 }

@@ -42,4 +42,45 @@ void report_put(FILE *f, const char *s, int width);
 size_t report_esc(char *dst, size_t n, const char *s);
 size_t report_esc_width(const char *s);
 
+/* ---- issue 12: charts, CSV, HTML (figures.c, csv.c, chart.c, html.c) ---- */
+/* %CPU of a rate's measured phase (user+sys over wall), or -1 when none. */
+double report_cpu_pct(const struct metric *m);
+/* What limited a figure, into dst: "CPU-bound (98% CPU)", "1.31% of the
+ * memory ceiling" (disk.seq's "NAME % of ceiling" beside NAME); "" when
+ * nothing is known. Returns the length needed, like snprintf. */
+size_t report_bottleneck(const struct bench_result *b, const struct metric *m, char *dst,
+			 size_t n);
+/* A curve point's name, "write 64k" or "rand/512B": the series ("write",
+ * "rand") into series and the size in bytes into *x; returns 1, or 0 when
+ * the name is not one. */
+int report_curve_point(const char *name, char *series, size_t n, double *x);
+/* One chart symbol per file: * # o + x @ % = ~ $ (then again). */
+const char *report_symbol(size_t k);
+/* A file's name in legends: its host, with its start time when another
+ * file has the same host (unescaped: print through report_put/report_esc). */
+void report_file_label(const struct result *const *rs, size_t n, size_t k, char *dst,
+		       size_t len);
+/* --format csv: a header, then one row per metric per result (a benchmark
+ * that did not run: one row with its status and no median). */
+void report_csv(const struct result *const *rs, size_t n, FILE *f);
+/* --format chart and `bakeoff chart`: ASCII bar charts within 80 columns,
+ * one symbol per file. ids (n_ids, may be 0: every main figure and curve)
+ * select benchmarks ("disk.seq") or figures ("mem.lat:L1"), as prefixes.
+ * Returns the number of charts drawn. */
+int report_chart(const struct result *const *rs, size_t n, const char *const *ids,
+		 size_t n_ids, FILE *f);
+/* --format html: one self-contained page (inline CSS and SVG, no script,
+ * no external resource). extra, when not NULL, is called once inside the
+ * page's body after the host facts with all the results, to add a section
+ * (the hook for compare's verdicts: it must print HTML, escaping strings
+ * with report_html_esc). */
+typedef void (*report_html_section)(const struct result *const *rs, size_t n, FILE *f,
+				    void *ctx);
+void report_html(const struct result *const *rs, size_t n, report_html_section extra,
+		 void *ctx, FILE *f);
+/* s escaped for HTML text and attributes: controls as \xNN (report_esc),
+ * then & < > " ' as entities. */
+void report_html_esc(FILE *f, const char *s);
+/* ---- end issue 12 ---- */
+
 #endif

@@ -199,19 +199,7 @@ void report_text(const struct result *r, FILE *f, int all)
 				}
 				fprintf(f, "%s)", m->ncopies > 8 ? " ..." : "");
 			}
-			/* disk: latency percentiles, and the cache mark */
-			if (m->hist_count && strcmp(m->unit, "MB/s") != 0) {
-				char q[5][16];
-
-				fmt_num(q[0], 16, m->hist_p50);
-				fmt_num(q[1], 16, m->hist_p90);
-				fmt_num(q[2], 16, m->hist_p99);
-				fmt_num(q[3], 16, m->hist_p999);
-				fmt_num(q[4], 16, m->hist_max);
-				fprintf(f, "  lat p50 %s p90 %s p99 %s p99.9 %s max %s ", q[0], q[1], q[2],
-					q[3], q[4]);
-				report_put(f, m->hist_unit, 0);
-			}
+			/* disk: the cache mark */
 			if (m->cache_suspect && (!m->note || strncmp(m->note, "cached?", 7)))
 				fputs("  cached?", f);
 			if (m->note) {

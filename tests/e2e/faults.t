@@ -74,8 +74,8 @@ fault_case() {
 F=/vm-reread.
 fault_case "full disk at the first write" vm.file.reread "write:1:ENOSPC" $F failed "No space left on device"
 fault_case "disk stays full from the 3rd write" vm.file.reread "write:3+:ENOSPC" $F failed "No space left on device"
-fault_case "I/O error in the setup read" vm.file.reread "read:2:EIO" $F failed "Input/output error"
-fault_case "I/O error in a timed reread" vm.file.reread "read:40:EIO" $F failed "Input/output error"
+fault_case "I/O error in the setup read" vm.file.reread "read:2:EIO" $F failed "Input/output error|I/O error"
+fault_case "I/O error in a timed reread" vm.file.reread "read:40:EIO" $F failed "Input/output error|I/O error"
 fault_case "short write" vm.file.reread "write:2:short" $F ok ""
 fault_case "short reads" vm.file.reread "read:3+:short" $F ok ""
 fault_case "EINTR on a write, no interrupt" vm.file.reread "write:2:EINTR" $F ok ""
@@ -86,7 +86,7 @@ fault_case "fork refused at once" proc.fork.exit "fork:1:EAGAIN" "" failed "Reso
 fault_case "fork refused while measuring" proc.fork.exit "fork:5:EAGAIN" "" failed "Resource temporarily unavailable|fork"
 fault_case "fork out of memory from then on" proc.fork.exit "fork:3+:ENOMEM" "" failed "Cannot allocate memory|fork"
 # Pipes: ipc.pipe.bw's child writes 16 KiB messages, the parent reads them.
-fault_case "pipe read error" ipc.pipe.bw "read:20:EIO" "pipe:" failed "Input/output error"
+fault_case "pipe read error" ipc.pipe.bw "read:20:EIO" "pipe:" failed "Input/output error|I/O error"
 # The writer is the child: its EIO reaches the parent only as end of file.
 # A stray EINTR (no interrupt pending) is retried, never a failure.
 fault_case "pipe write error in the writer" ipc.pipe.bw "write:20+:EIO" "pipe:" failed "."

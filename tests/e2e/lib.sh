@@ -15,6 +15,7 @@ ok() {
 		echo "ok $T - $2"
 	else
 		echo "not ok $T - $2"
+		echo "# $(basename "$0") $T failed: $2" >&2	# prove shows stderr: the why reaches CI logs
 		FAILED=$((FAILED + 1))
 	fi
 }

@@ -51,7 +51,7 @@ expect2 "an option no selected benchmark reads" "--mem-size is not read by any b
 expect2 "-o ''" "expected a file name" run proc.syscall.null -o ''
 expect2 "-o into a missing directory" "cannot write the result: $TMP/nodir/r.json: No such file" \
 	run proc.syscall.null -o "$TMP/nodir/r.json"
-expect2 "a name longer than NAME_MAX" "File name too long" \
+expect2 "a name longer than NAME_MAX" "File ?name too long" \
 	run proc.syscall.null -o "$TMP/$(printf '%0300d' 0).json"
 : >"$TMP/exists.json"
 expect2 "an existing file is never overwritten" "exists; bakeoff never overwrites" \

@@ -17,7 +17,7 @@ $as_user "$BAKEOFF" run -q --quick --samples 3 --mem-size 1M --map-size 64k --ms
 	proc ipc vm mem.bw mem.lat cpu.mhz >"$TMP/out" 2>"$TMP/err"
 rc=$?
 ok $rc "runs as $( [ -n "$as_user" ] && echo nobody || id -un ) (exit $rc)"
-[ $rc -eq 0 ] || sed 's/^/# /' "$TMP/err"
+[ $rc -eq 0 ] || sed 's/^/# /' "$TMP/err" >&2
 check "result written" test -s "$TMP/u/r.json"
 bad=$(jget "$TMP/u/r.json" 'join " ", map { "$_->{id}=$_->{status}" } grep { $_->{status} !~ /^(ok|unsupported)$/ } @{$r->{benchmarks}}')
 check "every benchmark ok or unsupported with a reason (${bad:-none other})" [ -z "$bad" ]

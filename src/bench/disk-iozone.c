@@ -1,0 +1,364 @@
+/* disk-iozone.c — iozone's automatic mode (disk.iozone), iozone's method.
+ *
+ * Auto mode: file sizes from 64 KiB doubling to --max-size; for each, record
+ * sizes from 4 KiB doubling to 16 MiB, never above the file size, and from
+ * 64 KiB only on files above 16 MiB (iozone skips the small records on large
+ * files, its CROSSOVER, unless -z). Each (file, record) cell runs iozone's
+ * tests in iozone's order on one file in the first --dir entry:
+ *   write           file truncated (untimed), then written record by record
+ *   rewrite         the same file written again over its blocks
+ *   read, reread    read sequentially, twice (the second from the cache)
+ *   random read     every record once, in a random order (pread)
+ *   random write    every record once, in a random order (pwrite)
+ *   bkwd read       records from the last to the first
+ *   record rewrite  one record (the first) written as many times as the file
+ *                   has records
+ *   stride read     record k*17 mod N for k = 0..N-1 (iozone's stride of 17
+ *                   records, wrapped: every record once, as N is a power of 2)
+ *   fwrite          fopen("w") (untimed), fwrite() records, fflush
+ *   frewrite        the same over the existing file (fopen "r+")
+ *   fread, freread  fread() records, twice
+ * Every write test ends with fsync (fflush + fsync for stdio) inside its
+ * timing, as iozone -e. Reads are not evicted first: reread and freread are
+ * meant to be cache figures, and read is what iozone measures. The file is
+ * opened O_DIRECT only with --direct (iozone -I; the stdio tests stay
+ * buffered); otherwise it is buffered, as iozone by default, so a figure on
+ * a file under 2x RAM is marked cache_suspect. Cell metrics are named
+ * "TEST, F kB, reclen R kB" (detail), in MB/s; the renderer prints kB/s.
+ *
+ * Also the 1997 report's single file (iozone 2: "write N MB, read it back"):
+ * "single write" writes --size in 64 KiB records (or what --runtime allows,
+ * as disk.seq) and fsyncs, "single read" reads that back after an untimed
+ * eviction; O_DIRECT where the file system
+ * takes it (as disk.seq), unless --no-direct. */
+#ifdef __linux__
+#define _GNU_SOURCE 1	/* O_DIRECT */
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "disk.h"
+#include "registry.h"
+#include "scratch.h"
+
+#define KB 1024ull
+#define MIN_FILE (64 * KB)
+#define MIN_REC (4 * KB)
+#define MAX_REC (16 * KB * KB)
+#define CROSSOVER (16 * KB * KB)	/* files above it start at LARGE_REC */
+#define LARGE_REC (64 * KB)
+#define STRIDE 17
+#define SINGLE_REC (64 * KB)
+
+enum { T_WRITE, T_REWRITE, T_READ, T_REREAD, T_RREAD, T_RWRITE, T_BKWD, T_RECREWRITE,
+       T_STRIDE, T_FWRITE, T_FREWRITE, T_FREAD, T_FREREAD, T_N };
+
+/* Test names, in iozone's column order (the renderer's too). */
+static const char *const names[T_N] = {
+	"write", "rewrite", "read", "reread", "random read", "random write", "bkwd read",
+	"record rewrite", "stride read", "fwrite", "frewrite", "fread", "freread",
+};
+
+struct ioz {
+	struct bench_ctx *ctx;
+	const char *label;
+	struct disk_file f;
+	FILE *fp;
+	char *buf;
+	uint64_t fsize, rec, nrec, x, made;
+	uint32_t *order;
+	int test;
+};
+
+static uint64_t rnd(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+static int io_fail(struct ioz *z, const char *what, int64_t off, int err)
+{
+	if (err == EINTR || scratch_interrupted())
+		return -1;
+	return disk_fail(z->ctx, z->label, what, z->f.path, off, err);
+}
+
+/* The smallest record size of a file of fsize bytes in auto mode. */
+static uint64_t first_rec(uint64_t fsize)
+{
+	return fsize > CROSSOVER ? LARGE_REC : MIN_REC;
+}
+
+static int prepare(void *st, struct long_run *lr)
+{
+	struct ioz *z = st;
+	uint64_t i, j, t;
+	const char *mode = NULL;
+
+	(void)lr;
+	switch (z->test) {
+	case T_WRITE:
+		if (ftruncate(z->f.fd, 0) < 0)
+			return io_fail(z, "truncate", -1, errno);
+		break;
+	case T_RREAD:
+	case T_RWRITE:
+		for (i = 0; i < z->nrec; i++)
+			z->order[i] = (uint32_t)i;
+		for (i = z->nrec; i > 1; i--) {
+			j = rnd(&z->x) % i;
+			t = z->order[i - 1];
+			z->order[i - 1] = z->order[j];
+			z->order[j] = (uint32_t)t;
+		}
+		break;
+	case T_FWRITE:
+		mode = "w";
+		break;
+	case T_FREWRITE:
+		mode = "r+";
+		break;
+	case T_FREAD:
+	case T_FREREAD:
+		mode = "r";
+		break;
+	}
+	if (mode) {
+		if (z->fp)
+			fclose(z->fp);
+		if (!(z->fp = fopen(z->f.path, mode)))
+			return io_fail(z, "open", -1, errno);
+	}
+	return 0;
+}
+
+/* The record the k-th operation of a test touches. */
+static uint64_t record_at(const struct ioz *z, uint64_t k)
+{
+	switch (z->test) {
+	case T_RREAD:
+	case T_RWRITE:
+		return z->order[k];
+	case T_BKWD:
+		return z->nrec - 1 - k;
+	case T_RECREWRITE:
+		return 0;
+	case T_STRIDE:
+		return k * STRIDE % z->nrec;
+	default:
+		return k;
+	}
+}
+
+static int op(void *st, struct long_run *lr)
+{
+	struct ioz *z = st;
+	int writing = z->test == T_WRITE || z->test == T_REWRITE || z->test == T_RWRITE ||
+		      z->test == T_RECREWRITE || z->test == T_FWRITE || z->test == T_FREWRITE;
+	int stdio = z->test >= T_FWRITE;
+	uint64_t k, off = 0;
+	size_t rec = (size_t)z->rec;
+	ssize_t r;
+
+	for (k = 0; k < z->nrec; k++) {
+		off = record_at(z, k) * z->rec;
+		if (stdio) {
+			errno = 0;
+			if ((writing ? fwrite(z->buf, 1, rec, z->fp) : fread(z->buf, 1, rec, z->fp)) !=
+			    rec)
+				return io_fail(z, writing ? "write" : "read", (int64_t)(k * z->rec),
+					       errno ? errno : writing ? ENOSPC : EIO);
+		} else {
+			r = writing ? pwrite(z->f.fd, z->buf, rec, (off_t)off) :
+				      pread(z->f.fd, z->buf, rec, (off_t)off);
+			if (r != (ssize_t)rec)
+				return io_fail(z, writing ? "write" : "read", (int64_t)off,
+					       r < 0 ? errno : writing ? ENOSPC : EIO);
+		}
+		if (long_progress(lr, (double)rec) < 0)
+			return -1;
+	}
+	if (stdio) {
+		int bad = writing && (fflush(z->fp) != 0 || fsync(fileno(z->fp)) < 0);
+		int err = errno;
+
+		if (fclose(z->fp) != 0 && !bad) {
+			bad = 1;
+			err = errno;
+		}
+		z->fp = NULL;
+		if (bad)
+			return io_fail(z, "write", (int64_t)z->fsize, err);
+	} else if (writing && fsync(z->f.fd) < 0) {
+		return io_fail(z, "fsync", (int64_t)off, errno);
+	}
+	return 0;
+}
+
+/* ---- the single file (iozone 2) ---- */
+
+static uint64_t o_runtime(const struct ioz *z)
+{
+	return z->ctx->opt->disk_runtime;
+}
+
+static int prep_single_write(void *st, struct long_run *lr)
+{
+	struct ioz *z = st;
+
+	(void)lr;
+	return ftruncate(z->f.fd, 0) < 0 ? io_fail(z, "truncate", -1, errno) : 0;
+}
+
+static int prep_single_read(void *st, struct long_run *lr)
+{
+	struct ioz *z = st;
+
+	(void)lr;
+	if (!z->ctx->opt->disk_cache)
+		disk_evict(z->f.fd);
+	return 0;
+}
+
+static int op_single(void *st, struct long_run *lr)
+{
+	struct ioz *z = st;
+	int writing = z->test == T_WRITE;
+	uint64_t off, t, t0 = disk_now(), end = writing ? z->fsize : z->made;
+	ssize_t r;
+
+	for (off = 0; off < end; off += SINGLE_REC) {
+		if (o_runtime(z) && disk_now() - t0 >= o_runtime(z))
+			break;	/* --runtime: what was done so far is the figure */
+		t = disk_now();
+		r = writing ? pwrite(z->f.fd, z->buf, SINGLE_REC, (off_t)off) :
+			      pread(z->f.fd, z->buf, SINGLE_REC, (off_t)off);
+		if (r != (ssize_t)SINGLE_REC)
+			return io_fail(z, writing ? "write" : "read", (int64_t)off,
+				       r < 0 ? errno : writing ? ENOSPC : EIO);
+		long_lat(lr, disk_now() - t);
+		if (long_progress(lr, SINGLE_REC) < 0)
+			return -1;
+	}
+	if (writing && fsync(z->f.fd) < 0)
+		return io_fail(z, "fsync", (int64_t)off, errno);
+	if (writing)
+		z->made = off;
+	return 0;
+}
+
+static int single(struct ioz *z, double mem)
+{
+	const struct bench_opts *o = z->ctx->opt;
+	int d;
+
+	z->fsize = o->disk_size / SINGLE_REC * SINGLE_REC;
+	if (z->fsize == 0)
+		z->fsize = SINGLE_REC;
+	if (disk_room(z->ctx, 0, z->fsize) < 0 ||
+	    disk_open(z->ctx, &z->f, 0, "iozone.tmp", O_RDWR, disk_want_direct(o)) < 0)
+		return -1;
+	result_param_num(z->ctx->res, "single_size_bytes", (double)z->fsize);
+	result_param_num(z->ctx->res, "single_record_bytes", SINGLE_REC);
+	result_param_str(z->ctx->res, "single_direct", z->f.direct ? "yes" : "no");
+	for (d = 0; d < 2; d++) {
+		const char *name = d ? "single read" : "single write";
+		struct long_op lo = {
+			.name = name, .unit = "MB/s", .kind = KIND_BANDWIDTH, .better = BETTER_HIGHER,
+			.state = z, .prepare = d ? prep_single_read : prep_single_write,
+			.op = op_single, .total = (double)z->fsize,
+		};
+
+		z->test = d ? T_READ : T_WRITE;
+		if (harness_long(z->ctx, &lo, NULL) < 0)
+			return -1;
+		disk_cache_check(z->ctx, name, !z->f.direct, z->fsize, mem);
+	}
+	disk_close(&z->f);
+	return 0;
+}
+
+/* ---- the benchmark ---- */
+
+static int iozone_run(struct bench_ctx *ctx)
+{
+	const struct bench_opts *o = ctx->opt;
+	double mem = disk_mem_ceiling();
+	uint64_t maxf = o->disk_max_size, maxbuf, fsize;
+	struct ioz z;
+	int rc = -1, cells = 0;
+	char name[96];
+
+	memset(&z, 0, sizeof(z));
+	z.ctx = ctx;
+	z.f.fd = -1;
+	z.label = disk_parent(ctx, 0);
+	z.x = disk_now() | 1;
+	if (maxf < MIN_FILE)
+		maxf = MIN_FILE;
+	maxbuf = maxf < MAX_REC ? maxf : MAX_REC;
+	if (maxbuf < SINGLE_REC)
+		maxbuf = SINGLE_REC;
+	z.buf = disk_buf((size_t)maxbuf);
+	/* The most records a cell has: the largest file at its first record
+	 * size, or the largest file up to the crossover at 4 KiB. */
+	fsize = (maxf < CROSSOVER ? maxf : CROSSOVER) / MIN_REC;
+	if (maxf / first_rec(maxf) > fsize)
+		fsize = maxf / first_rec(maxf);
+	z.order = calloc((size_t)fsize, sizeof(uint32_t));
+	if (!z.buf || !z.order) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+		goto out;
+	}
+	disk_facts(ctx, disk_dir(ctx, 0));
+	result_param_str(ctx->res, "dir", z.label);
+	result_param_num(ctx->res, "max_size_bytes", (double)maxf);
+	result_param_str(ctx->res, "fsync", "yes");
+	if (single(&z, mem) < 0)
+		goto out;
+	if (disk_room(ctx, 0, maxf) < 0 ||
+	    disk_open(ctx, &z.f, 0, "iozone.auto", O_RDWR, o->disk_direct ? 1 : 0) < 0)
+		goto out;
+	result_param_str(ctx->res, "direct", z.f.direct ? "yes" : "no");
+	for (fsize = MIN_FILE; fsize <= maxf; fsize *= 2) {
+		for (z.rec = first_rec(fsize); z.rec <= MAX_REC && z.rec <= fsize; z.rec *= 2) {
+			z.fsize = fsize;
+			z.nrec = fsize / z.rec;
+			for (z.test = 0; z.test < T_N; z.test++) {
+				struct long_op lo = {
+					.name = name, .unit = "MB/s", .kind = KIND_BANDWIDTH,
+					.better = BETTER_HIGHER, .detail = 1, .state = &z,
+					.prepare = prepare, .op = op, .total = (double)fsize,
+				};
+
+				snprintf(name, sizeof(name), "%s, %llu kB, reclen %llu kB", names[z.test],
+					 (unsigned long long)(fsize / KB), (unsigned long long)(z.rec / KB));
+				if (harness_long(ctx, &lo, NULL) < 0)
+					goto out;
+				disk_cache_check(ctx, name, !z.f.direct || z.test >= T_FWRITE, fsize, mem);
+			}
+			cells++;
+		}
+	}
+	result_param_num(ctx->res, "cells", cells);
+	rc = 0;
+out:
+	if (z.fp)
+		fclose(z.fp);
+	if (z.f.fd >= 0 || z.f.path[0])
+		disk_close(&z.f);
+	free(z.order);
+	free(z.buf);
+	return rc;
+}
+
+const struct bench bench_disk_iozone = {
+	.id = "disk.iozone", .group = "disk", .title = "iozone: auto mode and single file",
+	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH, .long_mode = 1,
+	.run = iozone_run,
+};

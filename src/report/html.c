@@ -1,0 +1,638 @@
+/* html.c — --format html: one self-contained page for one or more result
+ * files. Inline CSS and inline SVG only: no script, no font, no image, no
+ * link to anything (the page works offline and makes no request). It holds
+ * the host facts and the guard's findings of each file, one table per
+ * benchmark with the files side by side (colored best green to worst red,
+ * as bonnie++'s bon_csv2html does), and SVG charts: bars per figure across
+ * files, the curves by size (disk.seq's block sizes, mem.lat's sizes on
+ * log axes) and the per-interval series of long runs.
+ *
+ * SVG elements carry classes the tests count: rect.bar (one per file per
+ * figure), circle.pt (one per curve point or interval per file). Strings
+ * from the files go through report_html_esc. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report.h"
+#include "units.h"
+
+#define PALETTE_N 8
+static const char *const palette[PALETTE_N] = {
+	"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
+};
+
+void report_html_esc(FILE *f, const char *s)
+{
+	char tmp[4096];
+	const char *p;
+
+	report_esc(tmp, sizeof(tmp), s ? s : "");
+	for (p = tmp; *p; p++) {
+		switch (*p) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default: fputc(*p, f);
+		}
+	}
+}
+
+static void num(FILE *f, double v)
+{
+	char b[32];
+
+	fmt_num(b, sizeof(b), v);
+	fputs(b, f);
+}
+
+static const struct metric *fig(const struct result *r, const char *bench, const char *name)
+{
+	const struct bench_result *b = result_bench(r, bench);
+
+	if (!b || b->status != ST_OK)
+		return NULL;
+	return result_metric(b, name);
+}
+
+static int first_seen(const struct result *const *rs, size_t k, const char *bench)
+{
+	size_t c;
+
+	for (c = 0; c < k; c++)
+		if (result_bench(rs[c], bench))
+			return 0;
+	return 1;
+}
+
+/* Whether file q is the first (ok) file holding figure name of bench, so
+ * that a figure only some files have still gets its row and chart once. */
+static int first_fig(const struct result *const *rs, size_t q, const char *bench, const char *name)
+{
+	size_t c;
+
+	for (c = 0; c < q; c++)
+		if (fig(rs[c], bench, name))
+			return 0;
+	return 1;
+}
+
+/* The same for a curve's series. */
+static int first_series(const struct result *const *rs, size_t q, size_t j, const char *bench,
+			const char *series)
+{
+	size_t c, i;
+	char s[300];
+	double x;
+
+	for (c = 0; c <= q; c++) {
+		const struct bench_result *b = result_bench(rs[c], bench);
+
+		for (i = 0; b && b->status == ST_OK && i < (c == q ? j : b->nmetrics); i++)
+			if (report_curve_point(b->metrics[i].name, s, sizeof(s), &x) && !strcmp(s, series))
+				return 0;
+	}
+	return 1;
+}
+
+static void hosts(const struct result *const *rs, size_t n, FILE *f)
+{
+	size_t k, i;
+
+	fputs("<section><h2>Hosts</h2>\n", f);
+	for (k = 0; k < n; k++) {
+		const struct result *r = rs[k];
+		const struct sysinfo *h = &r->host;
+		char mem[32], lab[320];
+
+		fmt_size(mem, sizeof(mem), h->mem_total);
+		report_file_label(rs, n, k, lab, sizeof(lab));
+		fprintf(f, "<div class=\"host\"><h3><span class=\"key\" style=\"background:%s\"></span>",
+			palette[k % PALETTE_N]);
+		report_html_esc(f, lab);
+		fprintf(f, " <small>(file %zu)</small></h3>\n<dl>", k + 1);
+		fputs("<dt>OS</dt><dd>", f);
+		report_html_esc(f, h->os);
+		fputs(", ", f);
+		report_html_esc(f, h->kernel);
+		fputs("</dd><dt>CPU</dt><dd>", f);
+		report_html_esc(f, h->cpu_model);
+		fprintf(f, ", %d cores / %d threads", h->cores, h->threads);
+		if (h->cpu_mhz > 0)
+			fprintf(f, ", %.0f MHz", h->cpu_mhz);
+		fprintf(f, "</dd><dt>Memory</dt><dd>%s</dd><dt>Virtualization</dt><dd>", mem);
+		report_html_esc(f, h->virt[0] ? h->virt : "unknown");
+		fputs("</dd><dt>Run</dt><dd>", f);
+		report_html_esc(f, r->start_utc ? r->start_utc : "?");
+		fputs(", profile ", f);
+		report_html_esc(f, r->profile ? r->profile : "?");
+		fprintf(f, ", %.1f s%s%s</dd><dt>bakeoff</dt><dd>", r->duration_s,
+			r->interrupted ? ", <b>interrupted</b>" : "",
+			r->incomplete ? ", <b>incomplete</b>" : "");
+		report_html_esc(f, h->version);
+		fputs("</dd><dt>Guard</dt><dd>", f);
+		fprintf(f, "<span class=\"%s\">", strcmp(r->guard.verdict, "ok") ? "warn" : "okv");
+		report_html_esc(f, r->guard.verdict);
+		fputs("</span>", f);
+		if (r->guard.nfindings) {
+			fputs("<ul>", f);
+			for (i = 0; i < r->guard.nfindings; i++) {
+				fputs("<li>", f);
+				report_html_esc(f, r->guard.findings[i]);
+				fputs("</li>", f);
+			}
+			fputs("</ul>", f);
+		}
+		fputs("</dd></dl></div>\n", f);
+	}
+	fputs("</section>\n", f);
+}
+
+/* Background of a cell: rank among the files' medians, best green (hue
+ * 120) to worst red (hue 0), as bon_csv2html colors its table. */
+static void cell_color(const struct result *const *rs, size_t n, const char *bench,
+		       const struct metric *m, FILE *f)
+{
+	double lo = 0, hi = 0, t;
+	size_t k, cnt = 0;
+
+	for (k = 0; k < n; k++) {
+		const struct metric *o = fig(rs[k], bench, m->name);
+
+		if (!o || !isfinite(o->st.median))
+			continue;
+		if (!cnt++ || o->st.median < lo)
+			lo = o->st.median;
+		if (cnt == 1 || o->st.median > hi)
+			hi = o->st.median;
+	}
+	if (cnt < 2 || hi <= lo || !isfinite(m->st.median))
+		return;
+	t = (m->st.median - lo) / (hi - lo);
+	if (m->better == BETTER_LOWER)
+		t = 1 - t;
+	fprintf(f, " style=\"background:hsl(%.0f,70%%,82%%)\"", 120 * t);
+}
+
+static void tables(const struct result *const *rs, size_t n, FILE *f)
+{
+	size_t k, i, j, c, q;
+
+	fputs("<section><h2>Results</h2>\n<p class=\"hint\">Median of each figure; below it the "
+	      "95% confidence interval of the median. With several files, cells run from green "
+	      "(best) to red (worst). Curve points are in the charts.</p>\n", f);
+	for (k = 0; k < n; k++)
+		for (i = 0; i < rs[k]->nbenches; i++) {
+			const struct bench_result *b = &rs[k]->benches[i];
+
+			if (!first_seen(rs, k, b->id))
+				continue;
+			fputs("<div class=\"tw\"><table><caption>", f);
+			report_html_esc(f, b->id);
+			fputs(" &mdash; ", f);
+			report_html_esc(f, b->title);
+			fputs("</caption><thead><tr><th>figure</th><th>unit</th>", f);
+			for (c = 0; c < n; c++) {
+				char lab[320];
+
+				report_file_label(rs, n, c, lab, sizeof(lab));
+				fputs("<th>", f);
+				report_html_esc(f, lab);
+				fputs("</th>", f);
+			}
+			fputs("</tr></thead><tbody>\n", f);
+			/* a row per figure of the first file that ran it, else its status */
+			{
+				const struct bench_result *rb = NULL, *qb;
+
+				for (c = k; c < n && !rb; c++) {
+					const struct bench_result *o = result_bench(rs[c], b->id);
+
+					if (o && o->status == ST_OK && o->nmetrics)
+						rb = o;
+				}
+				if (!rb) {
+					fputs("<tr><td>&mdash;</td><td></td>", f);
+					for (c = 0; c < n; c++) {
+						const struct bench_result *o = result_bench(rs[c], b->id);
+
+						fputs("<td class=\"st\">", f);
+						if (o) {
+							fputs(status_name(o->status), f);
+							if (o->reason) {
+								fputs(": ", f);
+								report_html_esc(f, o->reason);
+							}
+						}
+						fputs("</td>", f);
+					}
+					fputs("</tr>\n", f);
+				}
+				for (q = k; rb && q < n; q++)
+				for (j = 0; (qb = result_bench(rs[q], b->id)) && qb->status == ST_OK &&
+					    j < qb->nmetrics; j++) {
+					const struct metric *m = &qb->metrics[j];
+					char s[300];
+					double x;
+
+					if (m->detail || report_curve_point(m->name, s, sizeof(s), &x) ||
+					    !first_fig(rs, q, b->id, m->name))
+						continue;
+					fputs("<tr><td>", f);
+					report_html_esc(f, m->name[0] ? m->name : "(main)");
+					fputs("</td><td>", f);
+					report_html_esc(f, m->unit);
+					fputs("</td>", f);
+					for (c = 0; c < n; c++) {
+						const struct bench_result *ob = result_bench(rs[c], b->id);
+						const struct metric *o = fig(rs[c], b->id, m->name);
+						char bn[256];
+
+						if (!o) {
+							fprintf(f, "<td class=\"st\">%s</td>",
+								ob && ob->status != ST_OK ? status_name(ob->status) : "&mdash;");
+							continue;
+						}
+						fputs("<td", f);
+						cell_color(rs, n, b->id, o, f);
+						fputs("><b>", f);
+						num(f, o->st.median);
+						fputs("</b>", f);
+						if (!o->derived && o->st.n >= 2) {
+							fputs("<br><small>", f);
+							num(f, o->st.ci_lo);
+							fputs(" &ndash; ", f);
+							num(f, o->st.ci_hi);
+							fprintf(f, ", n %zu</small>", o->st.n);
+						}
+						if (report_bottleneck(ob, o, bn, sizeof(bn)) > 0) {
+							fputs("<br><small class=\"bn\">", f);
+							report_html_esc(f, bn);
+							fputs("</small>", f);
+						}
+						if (o->note) {
+							fputs("<br><small class=\"note\">", f);
+							report_html_esc(f, o->note);
+							fputs("</small>", f);
+						}
+						fputs("</td>", f);
+					}
+					fputs("</tr>\n", f);
+				}
+			}
+			fputs("</tbody></table></div>\n", f);
+		}
+	fputs("</section>\n", f);
+}
+
+/* Horizontal bars, one per file holding the figure. */
+static void svg_bars(const struct result *const *rs, size_t n, const char *bench,
+		     const struct metric *m0, FILE *f)
+{
+	double max = 0;
+	size_t k, rows = 0;
+	int y = 0;
+
+	for (k = 0; k < n; k++) {
+		const struct metric *m = fig(rs[k], bench, m0->name);
+
+		if (!m || !isfinite(m->st.median))
+			continue;
+		rows++;
+		if (m->st.median > max)
+			max = m->st.median;
+	}
+	if (!rows)
+		return;
+	fputs("<figure><figcaption>", f);
+	report_html_esc(f, bench);
+	if (m0->name[0]) {
+		fputc(':', f);
+		report_html_esc(f, m0->name);
+	}
+	fputs(" (", f);
+	report_html_esc(f, m0->unit);
+	fprintf(f, ", %s is better)</figcaption>\n<svg class=\"bars\" viewBox=\"0 0 400 %zu\" "
+		"role=\"img\">", m0->better == BETTER_HIGHER ? "higher" : "lower", rows * 22 + 4);
+	for (k = 0; k < n; k++) {
+		const struct metric *m = fig(rs[k], bench, m0->name);
+		char lab[320];
+		double w;
+
+		if (!m || !isfinite(m->st.median))
+			continue;
+		report_file_label(rs, n, k, lab, sizeof(lab));
+		w = max > 0 && m->st.median > 0 ? m->st.median / max * 240 : 0;
+		fprintf(f, "<text x=\"0\" y=\"%d\">", y + 15);
+		report_html_esc(f, lab);
+		fprintf(f, "</text><rect class=\"bar\" x=\"100\" y=\"%d\" width=\"%.1f\" height=\"18\" "
+			"fill=\"%s\"><title>", y + 2, w, palette[k % PALETTE_N]);
+		num(f, m->st.median);
+		fprintf(f, "</title></rect><text x=\"%.1f\" y=\"%d\">", 104 + w, y + 15);
+		num(f, m->st.median);
+		fputs("</text>", f);
+		y += 22;
+	}
+	fputs("</svg></figure>\n", f);
+}
+
+/* Lines and points: xs/ys of each file, on linear or log axes. */
+struct series {
+	double *x, *y;
+	size_t n;
+};
+
+static double ax(double v, double lo, double hi, int lg, double len)
+{
+	if (lg)
+		return hi > lo ? (log(v) - log(lo)) / (log(hi) - log(lo)) * len : 0;
+	return hi > lo ? (v - lo) / (hi - lo) * len : 0;
+}
+
+static void svg_lines(size_t n, const struct series *sv,
+		      int logx, int logy, const char *xunit, const char *yunit, FILE *f)
+{
+	double xlo = 0, xhi = 0, ylo = 0, yhi = 0;
+	size_t k, i, cnt = 0;
+	const double W = 440, H = 200, L = 56, B = 24, T = 8;
+	int t;
+
+	for (k = 0; k < n; k++)
+		for (i = 0; i < sv[k].n; i++) {
+			double x = sv[k].x[i], y = sv[k].y[i];
+
+			if (!cnt++)
+				xlo = xhi = x, ylo = yhi = y;
+			xlo = fmin(xlo, x), xhi = fmax(xhi, x);
+			ylo = fmin(ylo, y), yhi = fmax(yhi, y);
+		}
+	if (!cnt)
+		return;
+	if (!logy)
+		ylo = fmin(ylo, 0);
+	if (yhi <= ylo)
+		yhi = ylo + 1;
+	fprintf(f, "<svg class=\"curve\" viewBox=\"0 0 %.0f %.0f\" role=\"img\">", L + W + 8, T + H + B);
+	fprintf(f, "<path class=\"axis\" d=\"M%.0f %.0fV%.0fH%.0f\"/>", L, T, T + H, L + W);
+	for (t = 0; t <= 4; t++) {	/* y ticks */
+		double v = logy ? exp(log(ylo) + (log(yhi) - log(ylo)) * t / 4) : ylo + (yhi - ylo) * t / 4;
+
+		fprintf(f, "<text class=\"tick\" x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">", L - 4,
+			T + H - H * t / 4 + 4);
+		num(f, v);
+		fputs("</text>", f);
+	}
+	for (t = 0; t <= 4; t++) {	/* x ticks */
+		double v = logx ? exp(log(xlo) + (log(xhi) - log(xlo)) * t / 4) : xlo + (xhi - xlo) * t / 4;
+		char b[32];
+
+		if (xunit && strcmp(xunit, "bytes") == 0)
+			fmt_size(b, sizeof(b), (uint64_t)llround(v));
+		else
+			fmt_num(b, sizeof(b), v);
+		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%s</text>",
+			L + W * t / 4, T + H + 16, b);
+	}
+	fprintf(f, "<text class=\"tick\" x=\"2\" y=\"%.0f\">", T + 10);
+	report_html_esc(f, yunit);
+	fputs(logy ? " (log)" : "", f);
+	fputs("</text>", f);
+	for (k = 0; k < n; k++) {
+		if (!sv[k].n)
+			continue;
+		fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" points=\"", palette[k % PALETTE_N]);
+		for (i = 0; i < sv[k].n; i++)
+			fprintf(f, "%s%.1f,%.1f", i ? " " : "",
+				L + ax(sv[k].x[i], xlo, xhi, logx, W),
+				T + H - ax(sv[k].y[i], ylo, yhi, logy, H));
+		fputs("\"/>", f);
+		for (i = 0; i < sv[k].n; i++) {
+			fprintf(f, "<circle class=\"pt\" r=\"2.5\" cx=\"%.1f\" cy=\"%.1f\" fill=\"%s\"><title>",
+				L + ax(sv[k].x[i], xlo, xhi, logx, W),
+				T + H - ax(sv[k].y[i], ylo, yhi, logy, H), palette[k % PALETTE_N]);
+			num(f, sv[k].x[i]);
+			fputs(": ", f);
+			num(f, sv[k].y[i]);
+			fputs("</title></circle>", f);
+		}
+	}
+	fputs("</svg>", f);
+}
+
+static void legend(const struct result *const *rs, size_t n, const struct series *sv, FILE *f)
+{
+	size_t k;
+
+	fputs("<p class=\"legend\">", f);
+	for (k = 0; k < n; k++) {
+		char lab[320];
+
+		if (!sv[k].n)
+			continue;
+		report_file_label(rs, n, k, lab, sizeof(lab));
+		fprintf(f, "<span class=\"key\" style=\"background:%s\"></span>", palette[k % PALETTE_N]);
+		report_html_esc(f, lab);
+		fputs(" ", f);
+	}
+	fputs("</p>", f);
+}
+
+static void free_series(struct series *sv, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		free(sv[k].x), free(sv[k].y), sv[k].x = sv[k].y = NULL, sv[k].n = 0;
+}
+
+/* One curve (bench, series) across files: points sorted by size. */
+static void curve(const struct result *const *rs, size_t n, const char *bench, const char *series,
+		  struct series *sv, FILE *f)
+{
+	size_t k, j, total = 0, a, c;
+	const struct metric *m0 = NULL;
+	int logy;
+	double ymin = 0, ymax = 0;
+
+	for (k = 0; k < n; k++) {
+		const struct bench_result *b = result_bench(rs[k], bench);
+		char s[300];
+		double x;
+
+		sv[k].n = 0;
+		if (!b || b->status != ST_OK)
+			continue;
+		sv[k].x = calloc(b->nmetrics + 1, sizeof(double));
+		sv[k].y = calloc(b->nmetrics + 1, sizeof(double));
+		if (!sv[k].x || !sv[k].y)
+			continue;
+		for (j = 0; j < b->nmetrics; j++) {
+			const struct metric *m = &b->metrics[j];
+
+			if (!report_curve_point(m->name, s, sizeof(s), &x) || strcmp(s, series) ||
+			    !(m->st.median > 0) || !isfinite(m->st.median))
+				continue;
+			if (!m0)
+				m0 = m;
+			/* insertion by size */
+			for (a = sv[k].n; a > 0 && sv[k].x[a - 1] > x; a--)
+				sv[k].x[a] = sv[k].x[a - 1], sv[k].y[a] = sv[k].y[a - 1];
+			sv[k].x[a] = x, sv[k].y[a] = m->st.median;
+			sv[k].n++;
+			if (!total++ || m->st.median < ymin)
+				ymin = m->st.median;
+			if (total == 1 || m->st.median > ymax)
+				ymax = m->st.median;
+		}
+	}
+	for (c = 0, k = 0; k < n; k++)
+		c = sv[k].n > c ? sv[k].n : c;
+	if (m0 && c >= 2) {
+		logy = strcmp(bench, "mem.lat") == 0 || (ymin > 0 && ymax / ymin > 50);
+		fputs("<figure><figcaption>", f);
+		report_html_esc(f, bench);
+		fputc(':', f);
+		report_html_esc(f, series);
+		fputs(" by size (", f);
+		report_html_esc(f, m0->unit);
+		fprintf(f, "%s, %s is better)</figcaption>", logy ? ", log axes" : ", log size axis",
+			m0->better == BETTER_HIGHER ? "higher" : "lower");
+		svg_lines(n, sv, 1, logy, "bytes", m0->unit, f);
+		legend(rs, n, sv, f);
+		fputs("</figure>\n", f);
+	}
+	free_series(sv, n);
+}
+
+/* The per-interval figures of a long run, across files. */
+static void intervals(const struct result *const *rs, size_t n, const char *bench,
+		      const struct metric *m0, struct series *sv, FILE *f)
+{
+	size_t k, i, c = 0;
+
+	for (k = 0; k < n; k++) {
+		const struct metric *m = fig(rs[k], bench, m0->name);
+
+		sv[k].n = 0;
+		if (!m || m->niv < 3)
+			continue;
+		sv[k].x = calloc(m->niv, sizeof(double));
+		sv[k].y = calloc(m->niv, sizeof(double));
+		if (!sv[k].x || !sv[k].y)
+			continue;
+		for (i = 0; i < m->niv; i++)
+			if (isfinite(m->iv_t[i]) && isfinite(m->iv_value[i])) {
+				sv[k].x[sv[k].n] = m->iv_t[i];
+				sv[k].y[sv[k].n++] = m->iv_value[i];
+			}
+		c += sv[k].n;
+	}
+	if (c) {
+		fputs("<figure><figcaption>", f);
+		report_html_esc(f, bench);
+		if (m0->name[0]) {
+			fputc(':', f);
+			report_html_esc(f, m0->name);
+		}
+		fputs(" per interval (", f);
+		report_html_esc(f, m0->unit);
+		fputs(" over seconds)</figcaption>", f);
+		svg_lines(n, sv, 0, 0, "s", m0->unit, f);
+		legend(rs, n, sv, f);
+		fputs("</figure>\n", f);
+	}
+	free_series(sv, n);
+}
+
+static void charts(const struct result *const *rs, size_t n, FILE *f)
+{
+	struct series *sv = calloc(n, sizeof(*sv));
+	size_t k, i, j, q;
+
+	if (!sv)
+		return;
+	fputs("<section><h2>Charts</h2>\n<div class=\"charts\">\n", f);
+	for (k = 0; k < n; k++)
+		for (i = 0; i < rs[k]->nbenches; i++) {
+			const struct bench_result *b = &rs[k]->benches[i];
+			const struct bench_result *rb = NULL, *qb;
+
+			if (!first_seen(rs, k, b->id))
+				continue;
+			for (q = k; q < n && !rb; q++) {
+				const struct bench_result *o = result_bench(rs[q], b->id);
+
+				if (o && o->status == ST_OK && o->nmetrics)
+					rb = o;
+			}
+			for (q = k; rb && q < n; q++)
+			for (j = 0; (qb = result_bench(rs[q], b->id)) && qb->status == ST_OK &&
+				    j < qb->nmetrics; j++) {
+				const struct metric *m = &qb->metrics[j];
+				char s[300];
+				double x;
+
+				if (report_curve_point(m->name, s, sizeof(s), &x)) {
+					if (first_series(rs, q, j, qb->id, s))
+						curve(rs, n, qb->id, s, sv, f);
+					continue;
+				}
+				if (m->detail || strstr(m->name, "% of ceiling") ||
+				    !first_fig(rs, q, qb->id, m->name))
+					continue;
+				svg_bars(rs, n, qb->id, m, f);
+			}
+			/* interval series of the main figures (and of the curve
+			 * points, whose detail flag is off, such as disk.seq's rates) */
+			for (q = k; rb && q < n; q++)
+			for (j = 0; (qb = result_bench(rs[q], b->id)) && qb->status == ST_OK &&
+				    j < qb->nmetrics; j++)
+				if (!qb->metrics[j].detail && qb->metrics[j].niv >= 3 &&
+				    first_fig(rs, q, qb->id, qb->metrics[j].name))
+					intervals(rs, n, qb->id, &qb->metrics[j], sv, f);
+		}
+	fputs("</div></section>\n", f);
+	free(sv);
+}
+
+static const char css[] =
+	"body{font:14px/1.4 system-ui,sans-serif;margin:0 auto;max-width:72em;padding:0 .8em;color:#222}"
+	"h1{font-size:1.4em}h2{font-size:1.2em;border-bottom:1px solid #ccc}h3{font-size:1em;margin:.4em 0}"
+	".host{display:inline-block;vertical-align:top;min-width:18em;max-width:34em;margin:0 1em 1em 0}"
+	"dl{margin:0;display:grid;grid-template-columns:max-content 1fr;gap:0 .6em}dt{font-weight:bold}dd{margin:0}"
+	".warn{color:#a40;font-weight:bold}.okv{color:#070;font-weight:bold}"
+	".tw{overflow-x:auto;margin-bottom:1em}table{border-collapse:collapse}caption{text-align:left;font-weight:bold;padding:.2em 0}"
+	"td,th{border:1px solid #bbb;padding:.2em .5em;text-align:right;vertical-align:top}"
+	"td:first-child,td:nth-child(2),th{text-align:left}small{color:#444}.bn{color:#036}.note{color:#a40}.st{color:#777}"
+	".charts{display:flex;flex-wrap:wrap;gap:1em}figure{margin:0;flex:1 1 24em;max-width:36em;break-inside:avoid}"
+	"figcaption{font-weight:bold;font-size:.9em}svg{width:100%;height:auto;font-size:11px}"
+	".axis{stroke:#444;fill:none}.tick{fill:#444;font-size:10px}"
+	".key{display:inline-block;width:.8em;height:.8em;margin-right:.3em}"
+	".legend{margin:.2em 0;font-size:.85em}.hint{color:#555;font-size:.9em}"
+	"@media print{body{max-width:none;font-size:10pt}.tw{overflow:visible}"
+	"td,.key{-webkit-print-color-adjust:exact;print-color-adjust:exact}a{color:inherit}}";
+
+void report_html(const struct result *const *rs, size_t n, report_html_section extra, void *ctx,
+		 FILE *f)
+{
+	size_t k;
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+	      "<title>bakeoff report", f);
+	for (k = 0; k < n && k < 4; k++) {
+		fputs(k ? ", " : ": ", f);
+		report_html_esc(f, rs[k]->host.hostname);
+	}
+	fprintf(f, "</title>\n<style>%s</style></head>\n<body>\n<h1>bakeoff report: %zu file%s</h1>\n",
+		css, n, n == 1 ? "" : "s");
+	hosts(rs, n, f);
+	if (extra)	/* compare's verdicts (issue 11) plug in here */
+		extra(rs, n, f, ctx);
+	tables(rs, n, f);
+	charts(rs, n, f);
+	fputs("<p class=\"hint\">Written by bakeoff report --format html; self-contained "
+	      "(no script, no external resource).</p>\n</body></html>\n", f);
+}

@@ -1,0 +1,172 @@
+#!/bin/sh
+# report-formats.t — issue 12's formats: CSV round-trips every median with
+# its unit; ASCII charts fit 80 columns and hold no escape sequence under
+# NO_COLOR=1; the HTML page is self-contained, its SVG holds as many bars
+# and points as the data, and headless Chromium renders it to a non-blank
+# screenshot (skipped visibly without chromium).
+. tests/e2e/lib.sh
+
+"$BAKEOFF" run -q --quick --samples 3 -o "$TMP/a.json" proc.syscall.null mem.bw.read mem.lat \
+	net.tcp.bw --duration 1s --interval 200ms --reps 1 >/dev/null 2>&1
+ok $? "a first result, with net.tcp.bw's per-interval series"
+"$BAKEOFF" run -q --quick --samples 3 -o "$TMP/b.json" proc.syscall.null mem.bw.read mem.lat \
+	disk.seq --size 4M >/dev/null 2>&1
+ok $? "a second result, with disk.seq's curve and ceiling"
+
+# ---- CSV ----
+"$BAKEOFF" report --format csv "$TMP/a.json" "$TMP/b.json" >"$TMP/r.csv"
+ok $? "report --format csv: exit 0"
+check "csv: a header first" grep -q '^file,host,start_utc,benchmark,metric,status,unit,better,median,' "$TMP/r.csv"
+# Every median of each file appears once, in its row, with its unit (exact).
+perl -MJSON::PP -e '
+	my ($csv, @files) = @ARGV;
+	open my $c, "<", $csv or die; my $h = <$c>; chomp $h; my @h = split /,/, $h;
+	my %rows;
+	while (my $l = <$c>) {
+		chomp $l; my @f;
+		while ($l =~ /\G(?:"((?:[^"]|"")*)"|([^,]*))(?:,|$)/g) {
+			push @f, defined $1 ? $1 =~ s/""/"/gr : $2; last if pos($l) >= length $l;
+		}
+		my %r; @r{@h} = @f;
+		push @{$rows{"$r{file}|$r{benchmark}|$r{metric}"}}, \%r if length $r{median};
+	}
+	my ($n, $bad) = (0, 0);
+	for my $k (0 .. $#files) {
+		local $/; open my $fh, "<", $files[$k] or die; my $r = JSON::PP->new->decode(<$fh>);
+		for my $b (@{$r->{benchmarks}}) {
+			for my $m (@{$b->{metrics} || []}) {
+				my $rs = $rows{($k + 1) . "|$b->{id}|$m->{name}"} || [];
+				$n++;
+				if (@$rs != 1 || $rs->[0]{median} != $m->{median} || $rs->[0]{unit} ne $m->{unit}) {
+					$bad++; print STDERR "# $b->{id}:$m->{name}: ", scalar(@$rs), " rows\n";
+				}
+			}
+		}
+	}
+	print STDERR "# $n medians checked\n";
+	exit($bad || $n < 10 ? 1 : 0);
+' "$TMP/r.csv" "$TMP/a.json" "$TMP/b.json"
+ok $? "csv round-trips: every median once, exact, with its unit"
+check "csv: disk.seq's share of the memory ceiling as a bottleneck note" \
+	grep -q 'disk.seq,"write 64k",.*of the memory ceiling' "$TMP/r.csv"
+
+# ---- charts ----
+NO_COLOR=1 "$BAKEOFF" chart "$TMP/a.json" "$TMP/b.json" >"$TMP/chart.txt" 2>"$TMP/e"
+ok $? "bakeoff chart A B: exit 0"
+NO_COLOR=1 "$BAKEOFF" report --format chart "$TMP/a.json" "$TMP/b.json" >"$TMP/chart2.txt"
+check "report --format chart draws the same" cmp -s "$TMP/chart.txt" "$TMP/chart2.txt"
+check "chart: every line fits 80 columns" \
+	awk 'length($0) > 80 { print "# too long: " $0; bad = 1 } END { exit bad }' "$TMP/chart.txt"
+check "chart: no escape sequence under NO_COLOR=1" sh -c "! LC_ALL=C grep -q \"\$(printf '\\033')\" '$TMP/chart.txt'"
+check "chart: only printable ASCII" sh -c "! LC_ALL=C grep -q '[^ -~]' '$TMP/chart.txt'"
+check "chart: a legend with one symbol per file" grep -q '^legend: \* = .*# = ' "$TMP/chart.txt"
+check "chart: disk.seq's block-size curve, vertical" grep -q '^disk.seq:write by size' "$TMP/chart.txt"
+check "chart: the ceiling share under it" grep -q 'of the memory ceiling: 4k' "$TMP/chart.txt"
+# A log scale when the curve spans more than 50x (the data decide, not the test).
+span=$(jget "$TMP/a.json" 'my @v = map { $_->{median} } grep { $_->{name} =~ m{^rand/} } @{bench("mem.lat")->{metrics}};
+	my ($lo, $hi) = (sort { $a <=> $b } @v)[0, -1]; $hi / $lo > 50 ? "log" : "linear"')
+if [ "$span" = log ]; then
+	check "chart: mem.lat's curve (over 50x) on a log scale" grep -q '^mem.lat:rand by size (ns, log scale' "$TMP/chart.txt"
+else
+	check "chart: mem.lat's curve (under 50x) on a linear scale" sh -c "grep -q '^mem.lat:rand by size (ns' '$TMP/chart.txt' && ! grep -q '^mem.lat:rand by size (ns, log' '$TMP/chart.txt'"
+fi
+"$BAKEOFF" chart --metric mem.bw.read "$TMP/a.json" >"$TMP/one.txt"
+check "chart --metric keeps only that figure" sh -c "grep -q '^mem.bw.read ' '$TMP/one.txt' && ! grep -q '^mem.lat' '$TMP/one.txt'"
+"$BAKEOFF" chart --metric no.such "$TMP/a.json" >/dev/null 2>"$TMP/e"
+ok $(($? != 2)) "chart --metric matching nothing: exit 2"
+check "chart: one line saying so" sh -c "[ \$(wc -l <'$TMP/e') -eq 1 ]"
+"$BAKEOFF" chart >/dev/null 2>&1
+ok $(($? != 2)) "chart without a file: exit 2"
+"$BAKEOFF" report --format nope "$TMP/a.json" >/dev/null 2>"$TMP/e"
+check "report --format lists csv, chart and html" grep -q 'csv, chart or html' "$TMP/e"
+
+# ---- HTML ----
+"$BAKEOFF" report --format html "$TMP/a.json" "$TMP/b.json" >"$TMP/r.html"
+ok $? "report --format html: exit 0"
+check "html: no script, no external resource" sh -c \
+	"! grep -Eiq '<script|<link|<img|<iframe|src=|href=|url\\(|@import|https?:' '$TMP/r.html'"
+check "html: guard findings and host facts" grep -q '<dt>Guard</dt>' "$TMP/r.html"
+check "html: colored cells" grep -q 'background:hsl(' "$TMP/r.html"
+# Expected bars and points from the data: a bar per file per main figure;
+# a point per curve point (name "SERIES SIZE" / "SERIES/SIZE") and per
+# interval of a main figure's series of at least 3.
+expect=$(perl -MJSON::PP -e '
+	my ($bars, $pts) = (0, 0);
+	my $curve = qr{^(.+)[ /](\d+(?:[kKmMgGtT](?:i?B)?|B)?)$};
+	for my $file (@ARGV) {
+		local $/; open my $fh, "<", $file or die; my $r = JSON::PP->new->decode(<$fh>);
+		for my $b (@{$r->{benchmarks}}) {
+			next unless $b->{status} eq "ok";
+			my %ser;
+			for my $m (@{$b->{metrics} || []}) {
+				if ($m->{name} !~ /%/ && $m->{name} =~ $curve) { $ser{$1}++ if $m->{median} > 0; next }
+				$bars++ unless $m->{detail} || $m->{name} =~ /% of ceiling/;
+			}
+			for my $m (@{$b->{metrics} || []}) {
+				$pts++ if $m->{name} !~ /%/ && $m->{name} =~ $curve && $m->{median} > 0 && $ser{$1} >= 2;
+				my $iv = $m->{intervals};
+				$pts += @{$iv->{value}} if !$m->{detail} && $iv && @{$iv->{value}} >= 3;
+			}
+		}
+	}
+	print "$bars $pts\n";
+' "$TMP/a.json" "$TMP/b.json")
+count_in() { grep -o "$1" "$2" | wc -l | tr -d ' '; }
+got="$(count_in 'rect class="bar"' "$TMP/r.html") $(count_in 'circle class="pt"' "$TMP/r.html")"
+diag "bars points: expected $expect, in the page $got"
+check "html: as many SVG bars and points as the data" [ "$got" = "$expect" ]
+check "html: the mem.lat curve on log axes" grep -q 'mem.lat:rand by size (ns, log axes' "$TMP/r.html"
+check "html: disk.seq's block-size curve" grep -q 'disk.seq:write by size' "$TMP/r.html"
+if [ "$(jget "$TMP/a.json" 'my $m = metric("net.tcp.bw"); $m && $m->{intervals} ? scalar @{$m->{intervals}{value}} : 0')" -ge 3 ]; then
+	check "html: net.tcp.bw's per-interval series" grep -q 'net.tcp.bw per interval (' "$TMP/r.html"
+else
+	skip "net.tcp.bw has no per-interval series here (loopback TCP unavailable?)"
+fi
+# Hostile strings are escaped for HTML.
+perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die; my $r = JSON::PP->new->decode(<$f>);
+	$r->{host}{hostname} = "<script>x</script>\e[31m&\"q\x27"; print JSON::PP->new->encode($r)' \
+	"$TMP/a.json" >"$TMP/evil.json"
+"$BAKEOFF" report --format html "$TMP/evil.json" >"$TMP/evil.html"
+check "html: a hostile host name is escaped" sh -c \
+	"! grep -q '<script' '$TMP/evil.html' && grep -q '&lt;script&gt;x&lt;/script&gt;\\\\x1b\\[31m&amp;&quot;q&#39;' '$TMP/evil.html'"
+
+# Rendering in headless Chromium.
+CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$CHROMIUM" ]; then
+	skip "chromium not installed (Debian package chromium; .ci/run installs it): no rendering check"
+	skip "(same)"
+	skip "(same)"
+else
+	run_chromium() {
+		_prof=$1
+		shift
+		timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+			--disable-background-networking --disable-component-update --disable-sync \
+			--disable-dev-shm-usage --user-data-dir="$TMP/profile-$_prof" "$@" 2>>"$TMP/chromium.log"
+	}
+	run_chromium shot --window-size=480,900 --screenshot="$TMP/shot.png" "file://$TMP/r.html" >/dev/null
+	check "chromium: a screenshot of the page in a narrow window" [ -s "$TMP/shot.png" ]
+	# Not blank: the PNG's decoded pixels are not all one color. Perl
+	# reads the PNG with core modules (zlib via Compress::Zlib).
+	perl -MCompress::Zlib -e '
+		local $/; open my $f, "<:raw", $ARGV[0] or die; my $d = <$f>;
+		substr($d, 0, 8) eq "\x89PNG\r\n\x1a\n" or die "not a PNG\n";
+		my ($w, $h, $idat, $p) = (0, 0, "", 8);
+		while ($p < length $d) {
+			my ($len, $type) = unpack "Na4", substr($d, $p, 8);
+			($w, $h) = unpack "NN", substr($d, $p + 8, 8) if $type eq "IHDR";
+			$idat .= substr($d, $p + 8, $len) if $type eq "IDAT";
+			$p += 12 + $len;
+		}
+		my $raw = uncompress($idat) // die "bad zlib\n";
+		# count distinct byte values over the scanlines (filter bytes included)
+		my %seen; $seen{$_}++ for unpack "C*", substr($raw, 0, 4_000_000);
+		printf "# %dx%d, %d distinct byte values\n", $w, $h, scalar keys %seen;
+		exit(keys %seen > 8 && $w > 0 ? 0 : 1);
+	' "$TMP/shot.png"
+	ok $? "chromium: the screenshot is not blank"
+	run_chromium dom --dump-dom "file://$TMP/r.html" >"$TMP/dom.html"
+	got="$(count_in 'rect class="bar"' "$TMP/dom.html") $(count_in 'circle class="pt"' "$TMP/dom.html")"
+	check "chromium: the rendered DOM holds the bars and points ($got)" [ "$got" = "$expect" ]
+fi
+done_testing
