@@ -521,7 +521,10 @@ static int cmd_run(int argc, char **argv)
 				result_set_status(br, ST_FAILED, "out of memory merging runs");
 			shown = &one;
 		}
-		guard_during(&r.guard, &mark, shown, r.host.threads);
+		/* not for disk (the kernel's writeback threads work for it) nor
+		 * against the run's own net server (a process of this run) */
+		if (strcmp(b->group, "disk") && !(a.opt.net_embedded && strcmp(b->group, "net") == 0))
+			guard_during(&r.guard, &mark, shown, r.host.threads);
 		progress(&a, tty, k++, total, shown, b->id, 0);
 		if (shown->status == ST_FAILED)
 			failed = 1;

@@ -66,6 +66,7 @@ void guard_mark(struct guard_mark *m)
 	m->busy = t.busy;
 	m->total = t.total;
 	m->steal = t.steal;
+	m->swap_ok = os_swap_pages(&m->swap_in, &m->swap_out) == 0;
 }
 
 void guard_during(struct guard *g, const struct guard_mark *before, const struct bench_result *br,
@@ -75,6 +76,13 @@ void guard_during(struct guard *g, const struct guard_mark *before, const struct
 	double hz = (double)sysconf(_SC_CLK_TCK), all, other, steal;
 
 	guard_mark(&now);
+	if (before->swap_ok && now.swap_ok &&
+	    (now.swap_in > before->swap_in || now.swap_out > before->swap_out)) {
+		result_add_finding(g, "during %s: the machine swapped (%llu pages in, %llu out): "
+				   "memory was short", br->id, now.swap_in - before->swap_in,
+				   now.swap_out - before->swap_out);
+		snprintf(g->verdict, sizeof(g->verdict), "warn");
+	}
 	if (!before->ok || !now.ok || now.total <= before->total || hz <= 0 || threads < 1)
 		return;
 	all = (double)(now.total - before->total);	/* ticks of all CPUs */

@@ -13,10 +13,10 @@ void guard_check(struct guard *g, const struct sysinfo *si, const struct bench_o
 
 /* During the run: a mark taken before a benchmark, and the findings about
  * what else the machine did while it ran (other processes' CPU time,
- * hypervisor steal), added to g as "during ID: ..." sentences. */
+ * hypervisor steal, swapping), added to g as "during ID: ..." sentences. */
 struct guard_mark {
-	int ok;
-	unsigned long long busy, total, steal;
+	int ok, swap_ok;
+	unsigned long long busy, total, steal, swap_in, swap_out;
 };
 void guard_mark(struct guard_mark *m);
 void guard_during(struct guard *g, const struct guard_mark *before, const struct bench_result *br,

@@ -44,6 +44,13 @@ int os_loadavg(double *load1)
 	return -1;
 }
 
+int os_swap_pages(unsigned long long *in, unsigned long long *out)
+{
+	(void)in;	/* vm.stats.vm.v_swappgsin / v_swappgsout on FreeBSD */
+	(void)out;
+	return -1;
+}
+
 int os_cpuset_get(struct os_cpuset *set)
 {
 	(void)set;

@@ -658,6 +658,28 @@ int os_cpu_ticks(struct os_cpu_ticks *t)
 	return 0;
 }
 
+int os_swap_pages(unsigned long long *in, unsigned long long *out)
+{
+	FILE *f = fopen("/proc/vmstat", "r");
+	char key[64];
+	unsigned long long v;
+	int got = 0;
+
+	if (!f)
+		return -1;
+	while (got != 3 && fscanf(f, "%63s %llu", key, &v) == 2) {
+		if (strcmp(key, "pswpin") == 0) {
+			*in = v;
+			got |= 1;
+		} else if (strcmp(key, "pswpout") == 0) {
+			*out = v;
+			got |= 2;
+		}
+	}
+	fclose(f);
+	return got == 3 ? 0 : -1;
+}
+
 int os_loadavg(double *load1)
 {
 	FILE *f = fopen("/proc/loadavg", "r");

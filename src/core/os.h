@@ -43,6 +43,8 @@ struct os_cpu_ticks {
 int os_cpu_ticks(struct os_cpu_ticks *t);
 /* One-minute load average into *load1: 0, or -1 when unknown. */
 int os_loadavg(double *load1);
+/* Pages swapped in and out since boot: 0, or -1 when unknown. */
+int os_swap_pages(unsigned long long *in, unsigned long long *out);
 
 /* ---------- CPU affinity (see affinity.h for the policy) ---------- */
 

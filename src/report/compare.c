@@ -700,7 +700,7 @@ static int levels_of(const struct metric *m, char *dst, size_t n)
 static void print_table(const struct cfile *fs, size_t nf, const struct row *rows, size_t nrows,
 			struct lines *notes, FILE *out)
 {
-	size_t i, k, kw = 6, counts[5] = { 0 };
+	size_t i, k, kw = 6, counts[5] = { 0 }, by_kind = 0;
 	char key[700], v[32];
 
 	for (i = 0; i < nrows; i++) {
@@ -750,6 +750,7 @@ static void print_table(const struct cfile *fs, size_t nf, const struct row *row
 					 " (a difference may be which level a run landed on)");
 			}
 			counts[vd]++;
+			by_kind += !r.from_runs;
 			if (r.ci)
 				snprintf(ci, sizeof(ci), "%.3f..%.3f", r.lo, r.hi);
 			else
@@ -775,6 +776,9 @@ static void print_table(const struct cfile *fs, size_t nf, const struct row *row
 	if (counts[CMP_NONE])
 		fprintf(out, ", %zu without a ratio", counts[CMP_NONE]);
 	fputc('\n', out);
+	if (by_kind)
+		fprintf(out, "(%zu judged by the noise floor of their kind, docs/compare.md; files from\n"
+			" bakeoff run --runs K are judged by their own spread between runs)\n", by_kind);
 }
 
 /* ---- best-of tables (lmbench's 1996 SMP report) ---- */
