@@ -103,4 +103,22 @@ check "full disk making the scratch directory: one line naming it" sh -c \
 	"[ \$(wc -l <'$TMP/errmark') -eq 1 ] && grep -q 'No space left on device' '$TMP/errmark'"
 check "full disk making the scratch directory: nothing left" [ -z "$(ls -A "$S")" ]
 check "full disk making the scratch directory: no result file" [ ! -e "$TMP/rmark.json" ]
+# The result file cannot be updated after the first save (a disk that
+# fills during the run): the run goes on, and at the end the result is
+# printed on stdout rather than lost; the file keeps the first save.
+S=$TMP/ssave
+mkdir "$S"
+TMPDIR=$S timeout 120 env LD_PRELOAD="$SHIM" FAULT="write:2+:ENOSPC" FAULT_PATH="$S/r.json.tmp" \
+	"$BAKEOFF" run -q --quick --samples 3 -o "$S/r.json" proc.syscall.null >"$TMP/outsave" 2>"$TMP/errsave"
+ok $(($? != 1)) "result file full at the end: exit 1"
+check "result file full at the end: says the result is on stdout" \
+	grep -q "cannot save the result (.*No space left on device); here it is on stdout" "$TMP/errsave"
+sed -n '/^{/,$p' "$TMP/outsave" >"$TMP/save.json"
+check "result file full at the end: the JSON on stdout holds the finished benchmark" \
+	[ "$(status "$TMP/save.json" proc.syscall.null)" = ok ]
+check "result file full at the end: the JSON on stdout is complete" \
+	[ "$(jget "$TMP/save.json" '$r->{run}{incomplete} ? 1 : 0')" = 0 ]
+check "result file full at the end: the file keeps the first save, marked incomplete" \
+	[ "$(jget "$S/r.json" '$r->{run}{incomplete} ? 1 : 0')" = 1 ]
+check "result file full at the end: no temporary file left" [ "$(ls -A "$S")" = r.json ]
 done_testing
