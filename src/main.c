@@ -541,6 +541,7 @@ static int cmd_run(int argc, char **argv)
 	free(sel);
 
 	/* The table is rendered from the JSON text, exactly as `report` would. */
+	r.incomplete = 0;
 	result_to_json(&r, &json);
 	if (!to_stdout) {
 		if (result_from_json(json.p, json.len, &back, &off, err, sizeof(err)) == 0) {
