@@ -124,21 +124,27 @@ bk() {
 				my @x = @{$m->{samples}}; my $tw = 0;
 				if ($m->{unit} =~ m{/s$}) { $tw += 1 / $_ for @x; $tw = @x / $tw }
 				else { $tw += $_ for @x; $tw /= @x }
-				print "$ARGV[2] $m->{median}\n$ARGV[2].cv ", 100 * $m->{cv}, "\n$ARGV[2].tw $tw\n" } }' \
+				print "$ARGV[2] $m->{median}\n$ARGV[2].cv ", 100 * $m->{cv}, "\n$ARGV[2].tw $tw\n" }
+			print "$ARGV[2].array $b->{params}{array_bytes}\n" if $b->{params}{array_bytes} }' \
 		"$1" "$3" "$2" >>"$TMP/vals"
 }
 # mib2mb — MiB/s on stdin to MB/s
 mib2mb() { awk '{ printf "%.0f", $1 * 1.048576 }'; }
-# likwid KERNEL STREAM_BYTES — likwid-bench's KERNEL on one thread over a
-# working set of $MEM MB (all its arrays together), in MB/s as STREAM counts
-# it. likwid-bench's MByte/s (10^6) counts every stream the kernel loads or
-# stores ("Load bytes per element" + "Store bytes per elem."): 16 per element
-# for copy, 32 for its triad a = b * c + d, which has a fourth array. STREAM
-# counts STREAM_BYTES per element (16 for copy, 24 for its three-array
-# triad), so the rate of elements is converted: MByte/s * STREAM_BYTES /
-# likwid's bytes per element.
+# likwid KERNEL STREAM_BYTES ARRAYS KEY — likwid-bench's KERNEL on one
+# thread, each of its ARRAYS arrays as large as each of the arrays of
+# bakeoff's last KEY run (likwid's -w is the working set of all of them
+# together, in kB of 1000 bytes), in MB/s as STREAM counts it. Equal array
+# sizes matter: arrays of 32 MB on a 32 MiB L3 are partly served by the
+# cache. likwid-bench's MByte/s (10^6) counts every stream the kernel loads
+# or stores ("Load bytes per element" + "Store bytes per elem."): 16 per
+# element for copy, 32 for its triad a = b * c + d, which has a fourth
+# array. STREAM counts STREAM_BYTES per element (16 for copy, 24 for its
+# three-array triad), so the rate of elements is converted: MByte/s *
+# STREAM_BYTES / likwid's bytes per element.
 likwid() {
-	likwid-bench -t "$1" -w "S0:${MEM}MB:1" 2>/dev/null | awk -v sb="$2" '
+	_arr=$(awk -v k="$4.array" '$1 == k { v = $2 } END { print v }' "$TMP/vals")
+	[ -n "$_arr" ] || _arr=$((MEM * 1048576))
+	likwid-bench -t "$1" -w "S0:$((_arr * $3 / 1000))kB:1" 2>/dev/null | awk -v sb="$2" '
 		/^MByte\/s:/ { r = $2 } /^Load bytes per element:/ { l = $NF }
 		/^Store bytes per elem/ { st = $NF }
 		END { if (r > 0 && l + st > 0) printf "%.0f", r * sb / (l + st) }'
@@ -186,9 +192,9 @@ while [ "$r" -le "$ROUNDS" ]; do
 	bkrun mem.bw.copy_hand mem.bw.copy_hand
 	have mbw && put mbw.dumb "$(mbw_copy 1)"
 	bkrun mem.stream.copy mem.stream.copy
-	[ $HAVE_LIKWID = 1 ] && put likwid.copy "$(likwid copy 16)"
+	[ $HAVE_LIKWID = 1 ] && put likwid.copy "$(likwid copy 16 2 mem.stream.copy)"
 	bkrun mem.stream.triad mem.stream.triad
-	[ $HAVE_LIKWID = 1 ] && put likwid.triad "$(likwid triad 24)"
+	[ $HAVE_LIKWID = 1 ] && put likwid.triad "$(likwid triad 24 4 mem.stream.triad)"
 	for op in write read; do
 		bkrun mem.bw.$op mem.bw.$op
 		have sysbench && put "sysbench.$op" "$(sysbench memory --memory-block-size="${MEM}M" \
