@@ -627,10 +627,14 @@ static void aggregate(struct bench_result *br, struct bench_result *copies, int 
 				ns = mc->nsamples;
 		}
 		agg = calloc(ns ? ns : 1, sizeof(double));
+		/* Each copy's median over the same ns samples the aggregate adds
+		 * (a copy may have taken more samples than another). */
 		for (c = 0; c < n && agg && per; c++) {
 			const struct metric *mc = result_metric(&copies[c], m0->name);
+			struct stats st;
 
-			per[c] = mc->st.median;
+			per[c] = ns && stats_compute(mc->samples, ns, &st) == 0 ? st.median
+									   : mc->st.median;
 			for (j = 0; j < ns; j++)
 				agg[j] += mc->samples[j];
 		}
