@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "result.h"
+#include "scratch.h"
 
 static const char *status_names[] = { "ok", "skipped", "unsupported", "failed", "interrupted" };
 
@@ -956,7 +957,8 @@ int result_update(const struct buf *json, const char *path, char *err, size_t er
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (write_all(fd, json->p, json->len) < 0 || fsync(fd) < 0 || fchmod(fd, 0644) < 0) {
+	if (write_all(fd, json->p, json->len) < 0 || (!scratch_interrupted() && fsync(fd) < 0) ||
+	    fchmod(fd, 0644) < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		close(fd);
 		unlink(tmp);

@@ -143,7 +143,10 @@ int result_claim_output(const char *output, const char *hostname, const char *su
 /* The UTC time now, in strftime's fmt. */
 void result_utc_now(char *dst, size_t n, const char *fmt);
 /* Replace the claimed file's contents atomically (temp file in the same
- * directory, fsync, rename). Returns 0, or -1 with err set. */
+ * directory, fsync unless interrupted, rename). Returns 0, or -1 with err
+ * set. After Ctrl-C the fsync is skipped: behind a disk benchmark's dirty
+ * pages it can take seconds, and the run must end within one; the file is
+ * complete for every reader at once, only a power loss could lose it. */
 int result_update(const struct buf *json, const char *path, char *err, size_t errlen);
 /* Writes atomically (temp file + link, never replacing an existing file).
  * path "-" writes to stdout. Returns 0, or -1 with err set. */
