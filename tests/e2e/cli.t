@@ -114,6 +114,9 @@ check "README's group table names exactly the groups that exist" cmp -s "$TMP/gr
 for v in $(sed -n 's/^\.B bakeoff \([a-z]*\)$/\1/p' docs/bakeoff.1); do
 	check "the man page's verb '$v' exists" sh -c "'$BAKEOFF' --help | grep -q '^  $v '"
 done
+for v in $("$BAKEOFF" --help | sed -n 's/^  \([a-z][a-z]*\) .*/\1/p'); do
+	check "the verb '$v' is in the man page's SYNOPSIS" grep -q "^\.B bakeoff $v\$" docs/bakeoff.1
+done
 for w in disk net bonnie iozone ttcp dhrystone serve html csv chart compare; do
 	# (a report format that exists, such as csv or html, is no false promise: issue 12)
 	if "$BAKEOFF" list "$w" >/dev/null 2>&1 || "$BAKEOFF" help "$w" >/dev/null 2>&1 ||
