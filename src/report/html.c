@@ -1,6 +1,7 @@
 /* html.c — --format html: one self-contained page for one or more result
  * files. Inline CSS and inline SVG only: no script, no font, no image, no
- * link to anything (the page works offline and makes no request). It holds
+ * link to anything (the page works offline and makes no request), and a
+ * Content-Security-Policy that forbids any fetch besides. It holds
  * the host facts and the guard's findings of each file, one table per
  * benchmark with the files side by side (colored best green to worst red,
  * as bonnie++'s bon_csv2html does), and SVG charts: bars per figure across
@@ -633,7 +634,12 @@ void report_html(const struct result *const *rs, size_t n, const char *title,
 
 	if (!title)
 		title = "bakeoff report";
+	/* The policy forbids every fetch (only the inline style may apply):
+	 * should a string from a file ever slip past the escaping, the page
+	 * still loads nothing and runs nothing. */
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	      "style-src 'unsafe-inline'\">"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
 	      "<title>", f);
 	report_html_esc(f, title);
