@@ -53,6 +53,48 @@ ok $? "csv round-trips: every median once, exact, with its unit"
 check "csv: disk.seq's share of the memory ceiling as a bottleneck note" \
 	grep -q 'disk.seq,"write 64k",.*of the memory ceiling' "$TMP/r.csv"
 
+# ---- bottleneck notes in the text table ----
+# Every note the CSV gives a file's main figures (report_bottleneck) is on
+# that figure's line of `bakeoff report FILE`: disk.seq's rates beside their
+# ceiling here, from a real tiny run.
+"$BAKEOFF" report "$TMP/b.json" >"$TMP/b.txt"
+perl -e '
+	my ($csv, $txt, $file) = @ARGV;
+	open my $c, "<", $csv or die; my $h = <$c>; chomp $h; my @h = split /,/, $h;
+	open my $t, "<", $txt or die; my @lines = <$t>;
+	my ($n, $bad) = (0, 0);
+	while (my $l = <$c>) {
+		chomp $l; my @f;
+		while ($l =~ /\G(?:"((?:[^"]|"")*)"|([^,]*))(?:,|$)/g) {
+			push @f, defined $1 ? $1 =~ s/""/"/gr : $2; last if pos($l) >= length $l;
+		}
+		my %r; @r{@h} = @f;
+		next unless $r{file} eq $file && $r{detail} eq "0" && length $r{bottleneck};
+		$n++;
+		my $key = length $r{metric} ? "$r{benchmark}:$r{metric}" : $r{benchmark};
+		my @m = grep { /^\Q$key\E  / } @lines;	# the id column is padded: two spaces at least
+		next if @m == 1 && index($m[0], "  bottleneck: $r{bottleneck}") >= 0;
+		$bad++; print "# $key: expected \"bottleneck: $r{bottleneck}\" on its line\n";
+	}
+	print "# $n bottleneck notes checked\n";
+	exit($bad || !$n ? 1 : 0);
+' "$TMP/r.csv" "$TMP/b.txt" 2
+ok $? "report (text): every bottleneck note of the CSV on its figure's line"
+check "report (text): disk.seq write 64k's share of the memory ceiling" \
+	grep -Eq '^disk\.seq:write 64k .*  bottleneck: (.*; )?[0-9.]+% of the memory ceiling' "$TMP/b.txt"
+# A rate whose measured phase used 98% CPU is CPU-bound; a time per
+# operation with the same CPU is not a rate and gets no note.
+perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die; my $r = JSON::PP->new->decode(<$f>);
+	for my $b (@{$r->{benchmarks}}) { for my $m (@{$b->{metrics} || []}) {
+		$m->{cpu} = { user_s => 0.5, sys_s => 0.48, wall_s => 1 } if $m->{name} eq "" &&
+			($b->{id} eq "mem.bw.read" || $b->{id} eq "proc.syscall.null") } }
+	print JSON::PP->new->encode($r)' "$TMP/a.json" >"$TMP/busy.json"
+"$BAKEOFF" report "$TMP/busy.json" >"$TMP/busy.txt"
+check "report (text): a rate at 98% CPU is CPU-bound (98% CPU)" \
+	grep -Eq '^mem\.bw\.read .*  bottleneck: CPU-bound \(98% CPU\)' "$TMP/busy.txt"
+check "report (text): a time per operation gets no bottleneck note" \
+	sh -c "grep -q '^proc.syscall.null ' '$TMP/busy.txt' && ! grep -q '^proc.syscall.null .*bottleneck' '$TMP/busy.txt'"
+
 # ---- charts ----
 NO_COLOR=1 "$BAKEOFF" chart "$TMP/a.json" "$TMP/b.json" >"$TMP/chart.txt" 2>"$TMP/e"
 ok $? "bakeoff chart A B: exit 0"
