@@ -54,7 +54,8 @@ size_t report_bottleneck(const struct bench_result *b, const struct metric *m, c
  * "rand") into series and the size in bytes into *x; returns 1, or 0 when
  * the name is not one. */
 int report_curve_point(const char *name, char *series, size_t n, double *x);
-/* One chart symbol per file: * # o + x @ % = ~ $ (then again). */
+/* One chart symbol per file: * # o + x @ % = ~ $, then letters and &
+ * (36 in all, then again). */
 const char *report_symbol(size_t k);
 /* A file's name in legends: its host, with its start time when another
  * file has the same host (unescaped: print through report_put/report_esc). */

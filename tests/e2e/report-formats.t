@@ -105,6 +105,28 @@ check "chart: every line fits 80 columns" \
 check "chart: no escape sequence under NO_COLOR=1" sh -c "! LC_ALL=C grep -q \"\$(printf '\\033')\" '$TMP/chart.txt'"
 check "chart: only printable ASCII" sh -c "! LC_ALL=C grep -q '[^ -~]' '$TMP/chart.txt'"
 check "chart: a legend with one symbol per file" grep -q '^legend: \* = .*# = ' "$TMP/chart.txt"
+# The hard cases: a long host name with an escape sequence and a bell in
+# it, and many files (legends wrap, symbols do not repeat).
+perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die; my $r = JSON::PP->new->decode(<$f>);
+	$r->{host}{hostname} = "a-very-long-host-name-that-goes-on.example.org\e[31mRED\a"; print JSON::PP->new->encode($r)' \
+	"$TMP/b.json" >"$TMP/long.json"
+NO_COLOR=1 "$BAKEOFF" chart "$TMP/long.json" "$TMP/a.json" "$TMP/b.json" "$TMP/long.json" "$TMP/b.json" \
+	"$TMP/a.json" "$TMP/b.json" "$TMP/a.json" "$TMP/b.json" "$TMP/a.json" "$TMP/b.json" "$TMP/a.json" >"$TMP/many.txt"
+ok $? "chart of 12 files with a hostile long host name: exit 0"
+check "  every line fits 80 columns" \
+	awk 'length($0) > 80 { print "# too long: " $0; bad = 1 } END { exit bad }' "$TMP/many.txt"
+check "  only printable ASCII: no escape sequence, no bell" sh -c "! LC_ALL=C grep -q '[^ -~]' '$TMP/many.txt'"
+check "  the long host name, cut, in the legend" grep -q 'a-very-long-host-nam' "$TMP/many.txt"
+check "  12 files, 12 different symbols in the legend" sh -c \
+	"sed -n '/^legend:/,/^\$/p' '$TMP/many.txt' | grep -o '[^ ] = [^,]* (file [0-9]*)' | cut -c1 | sort -u | wc -l | grep -qx 12"
+# Every text renderer under NO_COLOR=1: no escape sequence, even from a
+# host name holding one.
+for v in "report" "report --all" "report --format lmbench" "compare"; do
+	# shellcheck disable=SC2086
+	NO_COLOR=1 "$BAKEOFF" $v "$TMP/long.json" "$TMP/a.json" >"$TMP/nc.txt" 2>&1
+	check "NO_COLOR=1 bakeoff $v: output, and no escape sequence in it" sh -c \
+		"[ -s '$TMP/nc.txt' ] && ! LC_ALL=C grep -q \"\$(printf '\\033')\" '$TMP/nc.txt'"
+done
 check "chart: disk.seq's block-size curve, vertical" grep -q '^disk.seq:write by size' "$TMP/chart.txt"
 check "chart: the ceiling share under it" grep -q 'of the memory ceiling: 4k' "$TMP/chart.txt"
 # A log scale when the curve spans more than 50x (the data decide, not the test).
