@@ -1,7 +1,7 @@
 /* compare-html.c — `bakeoff compare --format html`: the page of
  * report --format html (each file's host facts and guard findings, the
- * tables and the SVG charts across files) with compare's section after the
- * host facts: the files and their letters, the fairness warnings, the
+ * tables and the SVG charts across files) with compare's section first:
+ * the files and their letters, the fairness warnings, the
  * verdict table (each file's ratio to the baseline with its 95% CI, the
  * noise floor and the verdict; where a verdict says a difference is real,
  * the medians colored best green to worst red, as bon_csv2html does),
@@ -132,7 +132,7 @@ static void table_html(const struct comparison *c, FILE *f)
 	fputs("</tbody></table></div>\n", f);
 }
 
-/* The section report_html calls after the host facts. */
+/* The section report_html prints before the host facts. */
 static void section(const struct result *const *rs, size_t n, FILE *f, void *ctx)
 {
 	const struct comparison *c = ctx;

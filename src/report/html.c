@@ -609,7 +609,7 @@ static void charts(const struct result *const *rs, size_t n, FILE *f)
 static const char css[] =
 	"body{font:14px/1.4 system-ui,sans-serif;margin:0 auto;max-width:72em;padding:0 .8em;color:#222}"
 	"h1{font-size:1.4em}h2{font-size:1.2em;border-bottom:1px solid #ccc}h3{font-size:1em;margin:.4em 0}"
-	".hosts{display:grid;grid-template-columns:repeat(auto-fill,minmax(20em,1fr));gap:0 1.2em}.host{margin:0 0 1em}"
+	".hosts{display:grid;grid-template-columns:repeat(auto-fit,minmax(20em,1fr));gap:0 1.2em}.host{margin:0 0 1em}"
 	"dl{margin:0;display:grid;grid-template-columns:max-content 1fr;gap:0 .6em}dt{font-weight:bold}dd{margin:0}"
 	".warn{color:#a40;font-weight:bold}.okv{color:#070;font-weight:bold}"
 	".tw{overflow-x:auto;margin-bottom:1em}table{border-collapse:collapse}caption{text-align:left;font-weight:bold;padding:.2em 0}"
@@ -650,9 +650,9 @@ void report_html(const struct result *const *rs, size_t n, const char *title,
 	fprintf(f, "</title>\n<style>%s</style></head>\n<body>\n<h1>", css);
 	report_html_esc(f, title);
 	fprintf(f, ": %zu file%s</h1>\n", n, n == 1 ? "" : "s");
-	hosts(rs, n, f);
-	if (extra)	/* compare's verdicts (compare-html.c) */
+	if (extra)	/* compare's verdicts first (compare-html.c) */
 		extra(rs, n, f, ctx);
+	hosts(rs, n, f);
 	tables(rs, n, f);
 	charts(rs, n, f);
 	fputs("<p class=\"hint\">Written by bakeoff; self-contained (no script, no external "

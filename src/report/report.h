@@ -71,11 +71,11 @@ void report_csv(const struct result *const *rs, size_t n, FILE *f);
 int report_chart(const struct result *const *rs, size_t n, const char *const *ids,
 		 size_t n_ids, FILE *f);
 /* --format html: one self-contained page (inline CSS and SVG, no script,
- * no external resource), titled title (NULL: "bakeoff report"). extra,
- * when not NULL, is called once inside the page's body after the host
- * facts with all the results, to add a section (compare's verdicts,
- * compare-html.c: it must print HTML, escaping strings with
- * report_html_esc). */
+ * no external resource), titled title (NULL: "bakeoff report"): the host
+ * facts, a table per benchmark, the charts. extra, when not NULL, is
+ * called once with all the results before the host facts, to add a
+ * section (compare's verdicts, compare-html.c: it must print HTML,
+ * escaping strings with report_html_esc). */
 typedef void (*report_html_section)(const struct result *const *rs, size_t n, FILE *f,
 				    void *ctx);
 void report_html(const struct result *const *rs, size_t n, const char *title,
