@@ -338,8 +338,8 @@ int compare_param_is_setting(const char *key)
 /* ---- the files ---- */
 
 /* A metric of a file by key, only when its benchmark ran ok. */
-static const struct metric *find_metric(const struct cmp_file *f, const char *id, const char *name,
-					const struct bench_result **bout)
+static const struct metric *find_metric(const struct cmp_file *f, const char *id,
+					const char *name, const struct bench_result **bout)
 {
 	const struct bench_result *b = result_bench(&f->r, id);
 
@@ -486,7 +486,8 @@ static int has_transient(const struct result *r)
 	return 0;
 }
 
-static void check_guard(const struct cmp_file *fs, size_t nf, struct cmp_lines *warn, struct cmp_lines *notes)
+static void check_guard(const struct cmp_file *fs, size_t nf, struct cmp_lines *warn,
+			struct cmp_lines *notes)
 {
 	char quiet[80] = "";
 	size_t k, i, j;
@@ -568,8 +569,8 @@ static void check_guard(const struct cmp_file *fs, size_t nf, struct cmp_lines *
 }
 
 /* Everything that makes file k unlike the baseline f0. */
-static void check_pair(const struct cmp_file *f0, const struct cmp_file *fk, struct cmp_lines *warn,
-		       struct pdiff **pd, size_t *npd)
+static void check_pair(const struct cmp_file *f0, const struct cmp_file *fk,
+		       struct cmp_lines *warn, struct pdiff **pd, size_t *npd)
 {
 	const struct result *a = &f0->r, *b = &fk->r;
 	const char *A = f0->label, *B = fk->label;
@@ -810,8 +811,8 @@ static int is_time_unit(const char *u)
 
 /* higher: "percentage of the best" (bandwidths, rates); else "factor
  * slower than the best" (latencies). Sizes and counts are not ranked. */
-static void best_table(const struct cmp_file *fs, size_t nf, const struct cmp_row *rows, size_t nrows,
-		       int higher, FILE *out)
+static void best_table(const struct cmp_file *fs, size_t nf, const struct cmp_row *rows,
+		       size_t nrows, int higher, FILE *out)
 {
 	size_t i, k, lw = 5, c0, c;
 	size_t *cols = calloc(nrows ? nrows : 1, sizeof(*cols)), ncols = 0;

@@ -2,8 +2,9 @@
  * then one line per figure with its median, the 95% CI of the median, the
  * coefficient of variation and the sample count, so the reader can judge
  * every number on the spot, and what limited a figure where the file
- * tells (report_bottleneck: CPU-bound, a share of the memory ceiling). Every string from the file goes through
- * report_put (escape.c): the file may come from anyone. */
+ * tells (report_bottleneck: CPU-bound, a share of the memory ceiling).
+ * Every string from the file goes through report_put (escape.c): the file
+ * may come from anyone. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
