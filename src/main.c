@@ -652,8 +652,7 @@ static int render(const char *format, struct result *rs, int n, int all, FILE *f
 		if (report_chart(ptrs, (size_t)n, NULL, 0, f) == 0)
 			fputs("(nothing to chart: no figure in these files)\n", f);
 	} else if (strcmp(format, "html") == 0) {
-		/* hook: compare's verdicts go in as the extra section */
-		report_html(ptrs, (size_t)n, NULL, NULL, f);
+		report_html(ptrs, (size_t)n, NULL, NULL, NULL, f);	/* compare: compare-html.c */
 	/* ---- end issue 12 ---- */
 	} else if (strcmp(format, "json") == 0) {
 		struct buf b = { 0 };

@@ -35,6 +35,42 @@ static void put_cut(FILE *f, const char *s, int width, int pad)
 		fputc(' ', f);
 }
 
+/* The files' symbols and names ("* = vm (file 1)"), after a line that
+ * already holds col columns: sep0 before the first, sep between, a new
+ * line indented by indent when the next would pass WIDTH. Names are cut
+ * to cut columns. */
+static void legend_items(FILE *f, const struct result *const *rs, size_t n, size_t max, int col,
+			 int indent, const char *sep0, const char *sep, int cut, int with_file)
+{
+	size_t k;
+
+	for (k = 0; k < n && k < max; k++) {
+		char lab[320], esc[1024], num[32] = "";
+		int w = 0;
+		const char *p;
+
+		report_file_label(rs, n, k, lab, sizeof(lab));
+		report_esc(esc, sizeof(esc), lab);
+		for (p = esc; *p; p++)	/* columns of the name as put_cut prints it */
+			if (((unsigned char)*p & 0xc0) != 0x80 && w < cut)
+				w++;
+		if (with_file)
+			snprintf(num, sizeof(num), " (file %zu)", k + 1);
+		w += (int)strlen(report_symbol(k)) + 3 + (int)strlen(num);
+		if (k && col + (int)strlen(sep) + w > WIDTH) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else {
+			fputs(k ? sep : sep0, f);
+			col += (int)strlen(k ? sep : sep0);
+		}
+		fprintf(f, "%s = ", report_symbol(k));
+		put_cut(f, lab, cut, 0);
+		fputs(num, f);
+		col += w;
+	}
+}
+
 static int selected(const char *bench, const char *name, const char *const *ids, size_t n_ids,
 		    int detail)
 {
@@ -217,7 +253,7 @@ static int curve(const struct result *const *rs, size_t n, const char *bench, co
 	size_t nx = 0, k, j, i;
 	const struct metric *m0 = NULL;
 	int logy, gw = (int)n + 1, row, lw = 0;
-	char lab[MAXPTS][16], name[300], s[300];
+	char lab[MAXPTS][16], s[300];
 
 	for (k = 0; k < n; k++) {
 		const struct bench_result *b = result_bench(rs[k], bench);
@@ -352,11 +388,7 @@ static int curve(const struct result *const *rs, size_t n, const char *bench, co
 			fputc('\n', f);
 		}
 		fprintf(f, "%7s  size", "");
-		for (k = 0; k < n && k < 16; k++) {
-			fprintf(f, "%s %s = ", k ? "," : ";", report_symbol(k));
-			report_file_label(rs, n, k, name, sizeof(name));
-			put_cut(f, name, 12, 0);
-		}
+		legend_items(f, rs, n, 16, 13, 9, "; ", ", ", 12, 0);
 		fputs("\n", f);
 	}
 	curve_notes(rs, n, bench, series, xs, nx, f);
@@ -369,16 +401,11 @@ int report_chart(const struct result *const *rs, size_t n, const char *const *id
 {
 	size_t k, i, j, c, seen;
 	int drawn = 0;
-	char series[300], lab[320];
+	char series[300];
 	double x;
 
 	fputs("legend:", f);
-	for (k = 0; k < n; k++) {
-		report_file_label(rs, n, k, lab, sizeof(lab));
-		fprintf(f, "%s%s = ", k % 3 == 0 && k ? "\n       " : k ? ",  " : " ", report_symbol(k));
-		put_cut(f, lab, 20, 0);
-		fprintf(f, " (file %zu)", k + 1);
-	}
+	legend_items(f, rs, n, n, 7, 7, " ", ",  ", 20, 1);
 	fputs("\n\n", f);
 	/* Every benchmark of every file, in first-seen order. */
 	for (k = 0; k < n; k++) {

@@ -36,7 +36,6 @@
 #include "result.h"
 #include "units.h"
 
-#define MAX_FILES 26	/* labelled A..Z */
 #define RUNS_FLOOR 0.01	/* with between-run data: the smallest difference called */
 
 const char compare_help[] =
@@ -59,6 +58,9 @@ const char compare_help[] =
 	"  --best            add lmbench-style best-of tables: latencies as the factor\n"
 	"                    slower than the best, bandwidths and rates as the\n"
 	"                    percentage of the best, the best starred\n"
+	"  --format FMT      text (default) or html: one self-contained page with the\n"
+	"                    verdicts, the warnings, each file's host facts, colored\n"
+	"                    tables and SVG charts (docs/reports.md)\n"
 	"\n"
 	"Exit status: 0 compared, 2 usage error or a bad file, 3 --strict and the\n"
 	"files are not like for like.\n";
@@ -335,15 +337,9 @@ int compare_param_is_setting(const char *key)
 
 /* ---- the files ---- */
 
-struct cfile {
-	const char *path;
-	struct result r;
-	char label[2];
-};
-
 /* A metric of a file by key, only when its benchmark ran ok. */
-static const struct metric *find_metric(const struct cfile *f, const char *id, const char *name,
-					const struct bench_result **bout)
+static const struct metric *find_metric(const struct cmp_file *f, const char *id,
+					const char *name, const struct bench_result **bout)
 {
 	const struct bench_result *b = result_bench(&f->r, id);
 
@@ -356,13 +352,8 @@ static const struct metric *find_metric(const struct cfile *f, const char *id, c
 
 /* ---- warnings and notes: plain sentences, escaped when printed ---- */
 
-struct lines {
-	char **s;
-	size_t n;
-};
-
-static void add_line(struct lines *l, const char *fmt, ...) BAKEOFF_PRINTF(2, 3);
-static void add_line(struct lines *l, const char *fmt, ...)
+static void add_line(struct cmp_lines *l, const char *fmt, ...) BAKEOFF_PRINTF(2, 3);
+static void add_line(struct cmp_lines *l, const char *fmt, ...)
 {
 	char buf[1200], **p;
 	va_list ap;
@@ -382,7 +373,7 @@ static void add_line(struct lines *l, const char *fmt, ...)
 		l->n++;
 }
 
-static void free_lines(struct lines *l)
+static void free_lines(struct cmp_lines *l)
 {
 	size_t i;
 
@@ -393,7 +384,7 @@ static void free_lines(struct lines *l)
 	l->n = 0;
 }
 
-static void print_lines(const struct lines *l, FILE *out)
+static void print_lines(const struct cmp_lines *l, FILE *out)
 {
 	size_t i;
 
@@ -495,7 +486,8 @@ static int has_transient(const struct result *r)
 	return 0;
 }
 
-static void check_guard(const struct cfile *fs, size_t nf, struct lines *warn, struct lines *notes)
+static void check_guard(const struct cmp_file *fs, size_t nf, struct cmp_lines *warn,
+			struct cmp_lines *notes)
 {
 	char quiet[80] = "";
 	size_t k, i, j;
@@ -577,8 +569,8 @@ static void check_guard(const struct cfile *fs, size_t nf, struct lines *warn, s
 }
 
 /* Everything that makes file k unlike the baseline f0. */
-static void check_pair(const struct cfile *f0, const struct cfile *fk, struct lines *warn,
-		       struct pdiff **pd, size_t *npd)
+static void check_pair(const struct cmp_file *f0, const struct cmp_file *fk,
+		       struct cmp_lines *warn, struct pdiff **pd, size_t *npd)
 {
 	const struct result *a = &f0->r, *b = &fk->r;
 	const char *A = f0->label, *B = fk->label;
@@ -625,7 +617,7 @@ static void check_pair(const struct cfile *f0, const struct cfile *fk, struct li
 	}
 }
 
-static void check_runs(const struct cfile *fs, size_t nf, struct lines *warn)
+static void check_runs(const struct cmp_file *fs, size_t nf, struct cmp_lines *warn)
 {
 	size_t k;
 
@@ -641,12 +633,7 @@ static void check_runs(const struct cfile *fs, size_t nf, struct lines *warn)
 
 /* ---- the table ---- */
 
-struct row {
-	const char *id, *name;		/* from the baseline */
-	const struct metric *m[MAX_FILES];
-};
-
-static void metric_key(char *dst, size_t n, const char *id, const char *name)
+void compare_metric_key(char *dst, size_t n, const char *id, const char *name)
 {
 	char a[300], b[300];
 
@@ -661,7 +648,7 @@ static int is_runs(const struct metric *m)
 }
 
 /* The ratio of file k's figure to the baseline's, its CI and the floor. */
-static void ratio_of(const struct row *rw, size_t k, struct cmp_ratio *r, double *floor,
+static void ratio_of(const struct cmp_row *rw, size_t k, struct cmp_ratio *r, double *floor,
 		     const char **kind)
 {
 	const struct metric *a = rw->m[0], *b = rw->m[k];
@@ -697,14 +684,50 @@ static int levels_of(const struct metric *m, char *dst, size_t n)
 	return 1;
 }
 
-static void print_table(const struct cfile *fs, size_t nf, const struct row *rows, size_t nrows,
-			struct lines *notes, FILE *out)
+/* Every row's ratios, CIs, floors and verdicts, the counts, and the
+ * bimodal figures: what the renderers read. */
+static void judge(struct comparison *c)
 {
-	size_t i, k, kw = 6, counts[5] = { 0 }, by_kind = 0;
+	size_t i, k;
+	char key[700];
+
+	for (i = 0; i < c->nrows; i++) {
+		struct cmp_row *rw = &c->rows[i];
+		char lv[100], lvk[100];
+
+		compare_metric_key(key, sizeof(key), rw->id, rw->name);
+		for (k = 1; k < c->nf; k++) {
+			struct cmp_cell *cl = &rw->c[k];
+			int bi0, bik;
+
+			ratio_of(rw, k, &cl->r, &cl->floor, &cl->kind);
+			cl->verdict = compare_verdict(&cl->r, cl->floor, rw->m[0]->better);
+			bi0 = levels_of(rw->m[0], lv, sizeof(lv));
+			bik = levels_of(rw->m[k], lvk, sizeof(lvk));
+			if ((bi0 || bik) && cl->verdict != CMP_NONE) {
+				cl->verdict = CMP_BIMODAL;
+				add_line(&c->bimodal, "%s: bimodal, not a shift: %s%s%s%s%s%s%s%s", key,
+					 bi0 ? c->fs[0].label : "", bi0 ? "'s values fall at " : "",
+					 bi0 ? lv : "", bi0 && bik ? "; " : "", bik ? c->fs[k].label : "",
+					 bik ? "'s values fall at " : "", bik ? lvk : "",
+					 " (a difference may be which level a run landed on)");
+			}
+			c->counts[cl->verdict]++;
+			c->by_kind += !cl->r.from_runs;
+		}
+		rw->derived = (rw->m[0]->derived || rw->m[1]->derived) &&
+			      !(is_runs(rw->m[0]) && is_runs(rw->m[1]));
+	}
+}
+
+static void print_table(const struct comparison *c, FILE *out)
+{
+	const struct cmp_file *fs = c->fs;
+	size_t i, k, kw = 6, nf = c->nf;
 	char key[700], v[32];
 
-	for (i = 0; i < nrows; i++) {
-		metric_key(key, sizeof(key), rows[i].id, rows[i].name);
+	for (i = 0; i < c->nrows; i++) {
+		compare_metric_key(key, sizeof(key), c->rows[i].id, c->rows[i].name);
 		if (report_esc_width(key) > kw)
 			kw = report_esc_width(key);
 	}
@@ -718,11 +741,10 @@ static void print_table(const struct cfile *fs, size_t nf, const struct row *row
 		fprintf(out, "  %6s %-15s %5s %-12s", h, "95% CI", "floor", "verdict");
 	}
 	fputc('\n', out);
-	for (i = 0; i < nrows; i++) {
-		const struct row *rw = &rows[i];
-		char lv[100], lvk[100];
+	for (i = 0; i < c->nrows; i++) {
+		const struct cmp_row *rw = &c->rows[i];
 
-		metric_key(key, sizeof(key), rw->id, rw->name);
+		compare_metric_key(key, sizeof(key), rw->id, rw->name);
 		fprintf(out, "%-*s ", (int)kw, key);
 		report_put(out, rw->m[0]->unit, 5);
 		for (k = 0; k < nf; k++) {
@@ -730,55 +752,54 @@ static void print_table(const struct cfile *fs, size_t nf, const struct row *row
 			fprintf(out, " %10s", v);
 		}
 		for (k = 1; k < nf; k++) {
-			struct cmp_ratio r;
-			enum cmp_verdict vd;
-			const char *kind;
-			double floor;
+			const struct cmp_cell *cl = &rw->c[k];
 			char ci[40], fl[16];
-			int bi0, bik;
 
-			ratio_of(rw, k, &r, &floor, &kind);
-			vd = compare_verdict(&r, floor, rw->m[0]->better);
-			bi0 = levels_of(rw->m[0], lv, sizeof(lv));
-			bik = levels_of(rw->m[k], lvk, sizeof(lvk));
-			if ((bi0 || bik) && vd != CMP_NONE) {
-				vd = CMP_BIMODAL;
-				add_line(notes, "%s: bimodal, not a shift: %s%s%s%s%s%s%s%s", key,
-					 bi0 ? fs[0].label : "", bi0 ? "'s values fall at " : "",
-					 bi0 ? lv : "", bi0 && bik ? "; " : "", bik ? fs[k].label : "",
-					 bik ? "'s values fall at " : "", bik ? lvk : "",
-					 " (a difference may be which level a run landed on)");
-			}
-			counts[vd]++;
-			by_kind += !r.from_runs;
-			if (r.ci)
-				snprintf(ci, sizeof(ci), "%.3f..%.3f", r.lo, r.hi);
-			else
-				snprintf(ci, sizeof(ci), "%s", isfinite(r.ratio) ? "(no CI)" : "-");
-			if (r.from_runs)
-				snprintf(fl, sizeof(fl), "runs");
-			else
-				snprintf(fl, sizeof(fl), "%.0f%%", floor * 100);
-			if (isfinite(r.ratio))
-				fprintf(out, "  %6.3f %-15s %5s %-12s", r.ratio, ci, fl,
-					compare_verdict_name(vd));
+			compare_ci_text(ci, sizeof(ci), &cl->r);
+			compare_floor_text(fl, sizeof(fl), cl);
+			if (isfinite(cl->r.ratio))
+				fprintf(out, "  %6.3f %-15s %5s %-12s", cl->r.ratio, ci, fl,
+					compare_verdict_name(cl->verdict));
 			else
 				fprintf(out, "  %6s %-15s %5s %-12s", "-", ci, fl, "-");
 		}
-		if (nf == 2 && (rw->m[0]->derived || rw->m[1]->derived) &&
-		    !(is_runs(rw->m[0]) && is_runs(rw->m[1])))
+		if (nf == 2 && rw->derived)
 			fputs("  (derived: no samples)", out);
 		fputc('\n', out);
 	}
-	fprintf(out, "\n%zu comparisons: %zu within noise, %zu faster, %zu slower, %zu bimodal",
-		counts[CMP_WITHIN] + counts[CMP_FASTER] + counts[CMP_SLOWER] + counts[CMP_BIMODAL],
-		counts[CMP_WITHIN], counts[CMP_FASTER], counts[CMP_SLOWER], counts[CMP_BIMODAL]);
-	if (counts[CMP_NONE])
-		fprintf(out, ", %zu without a ratio", counts[CMP_NONE]);
 	fputc('\n', out);
-	if (by_kind)
+	compare_summary(c, out);
+	if (c->by_kind)
 		fprintf(out, "(%zu judged by the noise floor of their kind, docs/compare.md; files from\n"
-			" bakeoff run --runs K are judged by their own spread between runs)\n", by_kind);
+			" bakeoff run --runs K are judged by their own spread between runs)\n", c->by_kind);
+}
+
+void compare_ci_text(char *dst, size_t n, const struct cmp_ratio *r)
+{
+	if (r->ci)
+		snprintf(dst, n, "%.3f..%.3f", r->lo, r->hi);
+	else
+		snprintf(dst, n, "%s", isfinite(r->ratio) ? "(no CI)" : "-");
+}
+
+void compare_floor_text(char *dst, size_t n, const struct cmp_cell *cl)
+{
+	if (cl->r.from_runs)
+		snprintf(dst, n, "runs");
+	else
+		snprintf(dst, n, "%.0f%%", cl->floor * 100);
+}
+
+void compare_summary(const struct comparison *c, FILE *out)
+{
+	const size_t *n = c->counts;
+
+	fprintf(out, "%zu comparisons: %zu within noise, %zu faster, %zu slower, %zu bimodal",
+		n[CMP_WITHIN] + n[CMP_FASTER] + n[CMP_SLOWER] + n[CMP_BIMODAL], n[CMP_WITHIN],
+		n[CMP_FASTER], n[CMP_SLOWER], n[CMP_BIMODAL]);
+	if (n[CMP_NONE])
+		fprintf(out, ", %zu without a ratio", n[CMP_NONE]);
+	fputc('\n', out);
 }
 
 /* ---- best-of tables (lmbench's 1996 SMP report) ---- */
@@ -790,8 +811,8 @@ static int is_time_unit(const char *u)
 
 /* higher: "percentage of the best" (bandwidths, rates); else "factor
  * slower than the best" (latencies). Sizes and counts are not ranked. */
-static void best_table(const struct cfile *fs, size_t nf, const struct row *rows, size_t nrows,
-		       int higher, FILE *out)
+static void best_table(const struct cmp_file *fs, size_t nf, const struct cmp_row *rows,
+		       size_t nrows, int higher, FILE *out)
 {
 	size_t i, k, lw = 5, c0, c;
 	size_t *cols = calloc(nrows ? nrows : 1, sizeof(*cols)), ncols = 0;
@@ -832,9 +853,9 @@ static void best_table(const struct cfile *fs, size_t nf, const struct row *rows
 		size_t width = lw, wcol[64];
 
 		for (c = c0; c < ncols && c - c0 < 64; c++) {
-			const struct row *rw = &rows[cols[c]];
+			const struct cmp_row *rw = &rows[cols[c]];
 
-			metric_key(key, sizeof(key), rw->id, rw->name);
+			compare_metric_key(key, sizeof(key), rw->id, rw->name);
 			wcol[c - c0] = report_esc_width(key) < 8 ? 8 : report_esc_width(key);
 			if (c > c0 && width + 1 + wcol[c - c0] > 120)
 				break;
@@ -842,9 +863,9 @@ static void best_table(const struct cfile *fs, size_t nf, const struct row *rows
 		}
 		fprintf(out, "%-*s", (int)lw, "file");
 		for (i = c0; i < c; i++) {
-			const struct row *rw = &rows[cols[i]];
+			const struct cmp_row *rw = &rows[cols[i]];
 
-			metric_key(key, sizeof(key), rw->id, rw->name);
+			compare_metric_key(key, sizeof(key), rw->id, rw->name);
 			fprintf(out, " %*s", (int)wcol[i - c0], key);
 		}
 		fputc('\n', out);
@@ -862,7 +883,7 @@ static void best_table(const struct cfile *fs, size_t nf, const struct row *rows
 				snprintf(lab, sizeof(lab), "%s: %s", fs[k].label, esc);
 			fprintf(out, "%-*s", (int)lw, lab);
 			for (i = c0; i < c; i++) {
-				const struct row *rw = &rows[cols[i]];
+				const struct cmp_row *rw = &rows[cols[i]];
 				double best = rw->m[0]->st.median, x = rw->m[k]->st.median;
 				size_t j;
 				char cell[40];
@@ -898,7 +919,7 @@ static void best_table(const struct cfile *fs, size_t nf, const struct row *rows
 
 #define usage opt_usage_error	/* one line on stderr, exit 2 */
 
-static void print_files(const struct cfile *fs, size_t nf, FILE *out)
+static void print_files(const struct cmp_file *fs, size_t nf, FILE *out)
 {
 	size_t k;
 
@@ -920,10 +941,12 @@ static void print_files(const struct cfile *fs, size_t nf, FILE *out)
 	}
 }
 
-/* Figures present in only some files: "mem.lat:L3  in A, C; not in B". */
-static void print_partial(const struct cfile *fs, size_t nf, int all, FILE *out)
+/* Figures present in only some files ("mem.lat:L3  in A, C; not in B"),
+ * and then why a benchmark is missing from a file: its status. */
+static void build_partial(struct comparison *c)
 {
-	size_t k, j, i, m, shown = 0;
+	const struct cmp_file *fs = c->fs;
+	size_t k, j, i, m, nf = c->nf;
 
 	for (k = 0; k < nf; k++) {
 		const struct result *r = &fs[k].r;
@@ -936,7 +959,7 @@ static void print_partial(const struct cfile *fs, size_t nf, int all, FILE *out)
 				char in[80] = "", notin[80] = "", key[700];
 				int first = 1;
 
-				if (mt->detail && !all)
+				if (mt->detail && !c->all)
 					continue;
 				for (j = 0; j < nf; j++) {
 					int has = find_metric(&fs[j], b->id, mt->name, NULL) != NULL;
@@ -949,28 +972,152 @@ static void print_partial(const struct cfile *fs, size_t nf, int all, FILE *out)
 				}
 				if (!first || !notin[0])
 					continue;
-				if (!shown++)
-					fprintf(out, "\nonly in some files:\n");
-				metric_key(key, sizeof(key), b->id, mt->name);
-				fprintf(out, "  %s  in %s; not in %s\n", key, in, notin);
+				compare_metric_key(key, sizeof(key), b->id, mt->name);
+				add_line(&c->partial, "%s  in %s; not in %s", key, in, notin);
 			}
 		}
 	}
-	/* why a benchmark is missing from a file: its status */
-	for (k = 0; k < nf && shown; k++) {
+	for (k = 0; k < nf && c->partial.n; k++) {
 		const struct result *r = &fs[k].r;
 
 		for (i = 0; i < r->nbenches; i++) {
 			const struct bench_result *b = &r->benches[i];
 
-			if (b->status == ST_OK)
+			if (b->status != ST_OK)
+				add_line(&c->absent, "%s: %s %s%s%s", fs[k].label, b->id,
+					 status_name(b->status), b->reason ? ": " : "",
+					 b->reason ? b->reason : "");
+		}
+	}
+}
+
+/* The rows: the baseline's figures that every file has; a warning for
+ * each that may be the page cache's. */
+static int build_rows(struct comparison *c)
+{
+	const struct result *r0 = &c->fs[0].r;
+	size_t cap = 0, i, k, m, nf = c->nf;
+
+	for (i = 0; i < r0->nbenches; i++)
+		cap += r0->benches[i].nmetrics;
+	c->rows = calloc(cap ? cap : 1, sizeof(*c->rows));
+	if (!c->rows)
+		return -1;
+	for (i = 0; i < r0->nbenches; i++) {
+		const struct bench_result *b = &r0->benches[i];
+
+		for (m = 0; b->status == ST_OK && m < b->nmetrics; m++) {
+			struct cmp_row *rw = &c->rows[c->nrows];
+
+			if (b->metrics[m].detail && !c->all)
 				continue;
-			fprintf(out, "  (%s: ", fs[k].label);
-			report_put(out, b->id, 0);
-			fprintf(out, " %s%s", status_name(b->status), b->reason ? ": " : "");
-			report_put(out, b->reason, 0);
+			rw->id = b->id;
+			rw->name = b->metrics[m].name;
+			for (k = 0; k < nf; k++)
+				if (!(rw->m[k] = find_metric(&c->fs[k], b->id, b->metrics[m].name, NULL)))
+					break;
+			if (k < nf)
+				continue;
+			c->nrows++;
+			/* may the figure be the page cache's? */
+			for (k = 0; k < nf && !rw->m[k]->cache_suspect; k++)
+				;
+			if (k < nf) {
+				char key[700], vals[400] = "";
+
+				compare_metric_key(key, sizeof(key), rw->id, rw->name);
+				for (k = 0; k < nf; k++)
+					snprintf(vals + strlen(vals), sizeof(vals) - strlen(vals),
+						 "%s%s %s", k ? ", " : "", c->fs[k].label,
+						 rw->m[k]->cache_suspect ? "cached?" : "not marked");
+				add_line(&c->warn, "%s may be the page cache's figure: %s", key, vals);
+			}
+		}
+	}
+	return 0;
+}
+
+/* Everything the renderers show, from the loaded files c->fs[0..nf). */
+static int compare_build(struct comparison *c)
+{
+	struct pdiff *pd = NULL;
+	size_t npd = 0, i, k;
+	int rc = 0;
+
+	check_runs(c->fs, c->nf, &c->warn);
+	for (k = 1; k < c->nf; k++)
+		check_pair(&c->fs[0], &c->fs[k], &c->warn, &pd, &npd);
+	for (i = 0; i < npd; i++) {
+		if (pd[i].nids > 4)
+			add_line(&c->warn, "setting differs: %s (%s and %d more)", pd[i].what, pd[i].ids,
+				 pd[i].nids - 4);
+		else
+			add_line(&c->warn, "setting differs: %s (%s)", pd[i].what, pd[i].ids);
+	}
+	for (i = 0; i < npd; i++)
+		free(pd[i].what);
+	free(pd);
+	check_guard(c->fs, c->nf, &c->warn, &c->notes);
+	if (build_rows(c) < 0)
+		rc = -1;
+	judge(c);
+	build_partial(c);
+	return rc;
+}
+
+static void compare_free(struct comparison *c)
+{
+	size_t k;
+
+	free(c->rows);
+	c->rows = NULL;
+	free_lines(&c->warn);
+	free_lines(&c->notes);
+	free_lines(&c->bimodal);
+	free_lines(&c->partial);
+	free_lines(&c->absent);
+	for (k = 0; k < c->nf && k < COMPARE_MAX_FILES; k++)
+		result_free(&c->fs[k].r);
+}
+
+void compare_print_text(const struct comparison *c, int best, FILE *out)
+{
+	size_t i;
+
+	print_files(c->fs, c->nf, out);
+	if (c->warn.n) {
+		fprintf(out, "\nfairness warnings (%zu): these figures are not like for like\n", c->warn.n);
+		print_lines(&c->warn, out);
+	}
+	if (c->notes.n) {
+		fprintf(out, "\nnotes:\n");
+		print_lines(&c->notes, out);
+	}
+	fputc('\n', out);
+	if (c->nrows)
+		print_table(c, out);
+	else
+		fprintf(out, "(no figure is in every file)\n");
+	if (c->bimodal.n) {
+		fputc('\n', out);
+		print_lines(&c->bimodal, out);
+	}
+	if (c->partial.n) {
+		fprintf(out, "\nonly in some files:\n");
+		for (i = 0; i < c->partial.n; i++) {
+			fputs("  ", out);
+			report_put(out, c->partial.s[i], 0);
+			fputc('\n', out);
+		}
+		for (i = 0; i < c->absent.n; i++) {
+			fputs("  (", out);
+			report_put(out, c->absent.s[i], 0);
 			fputs(")\n", out);
 		}
+	}
+	if (best && c->nf >= 2) {
+		best_table(c->fs, c->nf, c->rows, c->nrows, 0, out);
+		best_table(c->fs, c->nf, c->rows, c->nrows, 1, out);
 	}
 }
 
@@ -981,159 +1128,102 @@ int compare_main(int argc, char **argv)
 		{ "strict", no_argument, NULL, 's' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "best", no_argument, NULL, 'B' },
+		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *baseline = NULL;
-	struct cfile fs[MAX_FILES];
-	struct lines warn = { 0 }, notes = { 0 };
-	struct pdiff *pd = NULL;
-	struct row *rows = NULL;
-	size_t nf = 0, npd = 0, nrows = 0, i, k, m;
-	int c, strict = 0, all = 0, best = 0, rc = 0, stdin_used = 0;
+	const char *baseline = NULL, *format = "text";
+	struct comparison *cmp;
+	struct cmp_file *fs;
+	size_t nf = 0, k;
+	int c, strict = 0, best = 0, rc = 0, stdin_used = 0, html;
 	char err[700];
-	FILE *out = stdout;
 
+	cmp = calloc(1, sizeof(*cmp));
+	if (!cmp)
+		return usage("out of memory");
+	fs = cmp->fs;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hf:", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'h': fputs(compare_help, stdout); return 0;
+		case 'h': fputs(compare_help, stdout); goto out;
 		case 'b':
-			if (!*optarg)
-				return usage("--baseline: expected a result FILE");
+			if (!*optarg) {
+				rc = usage("--baseline: expected a result FILE");
+				goto out;
+			}
 			baseline = optarg;
 			break;
 		case 's': strict = 1; break;
-		case 'a': all = 1; break;
+		case 'a': cmp->all = 1; break;
 		case 'B': best = 1; break;
+		case 'f': format = optarg; break;
 		case ':':
-			return usage("compare: option '%s' needs a value (see bakeoff compare --help)",
-				     argv[optind - 1]);
+			rc = usage("compare: option '%s' needs a value (see bakeoff compare --help)",
+				   argv[optind - 1]);
+			goto out;
 		default:
-			return usage("compare: unknown option '%s' (see bakeoff compare --help)",
-				     argv[optind - 1]);
+			rc = usage("compare: unknown option '%s' (see bakeoff compare --help)",
+				   argv[optind - 1]);
+			goto out;
 		}
 	}
-	memset(fs, 0, sizeof(fs));
-	if (argc - optind + (baseline ? 1 : 0) > MAX_FILES)
-		return usage("compare: at most %d files", MAX_FILES);
+	html = strcmp(format, "html") == 0;
+	if (!html && strcmp(format, "text")) {
+		rc = usage("invalid value '%s' for --format: expected text or html", format);
+		goto out;
+	}
+	if (html && best) {
+		rc = usage("compare: --best is for --format text (the page colors each row from best "
+			   "to worst instead)");
+		goto out;
+	}
+	if (argc - optind + (baseline ? 1 : 0) > COMPARE_MAX_FILES) {
+		rc = usage("compare: at most %d files", COMPARE_MAX_FILES);
+		goto out;
+	}
 	if (baseline)
 		fs[nf++].path = baseline;
 	for (k = (size_t)optind; k < (size_t)argc; k++)
 		if (!baseline || strcmp(argv[k], baseline) != 0)
 			fs[nf++].path = argv[k];
-	if (nf < 2)
-		return usage("compare: expected at least two result files (see bakeoff compare --help)");
+	if (nf < 2) {
+		rc = usage("compare: expected at least two result files (see bakeoff compare --help)");
+		goto out;
+	}
 	for (k = 0; k < nf; k++)
 		stdin_used += strcmp(fs[k].path, "-") == 0;
-	if (stdin_used > 1)
-		return usage("compare: standard input (-) can be read only once");
+	if (stdin_used > 1) {
+		rc = usage("compare: standard input (-) can be read only once");
+		goto out;
+	}
 	for (k = 0; k < nf && rc == 0; k++) {
 		fs[k].label[0] = (char)('A' + k);
 		if (result_load(fs[k].path, &fs[k].r, err, sizeof(err)) < 0)
 			rc = usage("%s", err);
 	}
+	cmp->nf = nf;	/* compare_free frees what was loaded */
 	if (rc)
 		goto out;
-
-	/* fairness */
-	check_runs(fs, nf, &warn);
-	for (k = 1; k < nf; k++)
-		check_pair(&fs[0], &fs[k], &warn, &pd, &npd);
-	for (i = 0; i < npd; i++) {
-		if (pd[i].nids > 4)
-			add_line(&warn, "setting differs: %s (%s and %d more)", pd[i].what, pd[i].ids,
-				 pd[i].nids - 4);
-		else
-			add_line(&warn, "setting differs: %s (%s)", pd[i].what, pd[i].ids);
+	if (compare_build(cmp) < 0) {
+		rc = usage("out of memory");
+		goto out;
 	}
-	check_guard(fs, nf, &warn, &notes);
-
-	/* the rows: the baseline's figures that every file has */
-	{
-		const struct result *r0 = &fs[0].r;
-		size_t cap = 0;
-
-		for (i = 0; i < r0->nbenches; i++)
-			cap += r0->benches[i].nmetrics;
-		rows = calloc(cap ? cap : 1, sizeof(*rows));
-		if (!rows) {
-			rc = usage("out of memory");
-			goto out;
-		}
-		for (i = 0; i < r0->nbenches; i++) {
-			const struct bench_result *b = &r0->benches[i];
-
-			for (m = 0; b->status == ST_OK && m < b->nmetrics; m++) {
-				struct row *rw = &rows[nrows];
-
-				if (b->metrics[m].detail && !all)
-					continue;
-				rw->id = b->id;
-				rw->name = b->metrics[m].name;
-				for (k = 0; k < nf; k++)
-					if (!(rw->m[k] = find_metric(&fs[k], b->id, b->metrics[m].name, NULL)))
-						break;
-				if (k < nf)
-					continue;
-				nrows++;
-				/* may the figure be the page cache's? */
-				for (k = 0; k < nf && !rw->m[k]->cache_suspect; k++)
-					;
-				if (k < nf) {
-					char key[700], vals[400] = "";
-
-					metric_key(key, sizeof(key), rw->id, rw->name);
-					for (k = 0; k < nf; k++)
-						snprintf(vals + strlen(vals), sizeof(vals) - strlen(vals),
-							 "%s%s %s", k ? ", " : "", fs[k].label,
-							 rw->m[k]->cache_suspect ? "cached?" : "not marked");
-					add_line(&warn, "%s may be the page cache's figure: %s", key, vals);
-				}
-			}
-		}
-	}
-
-	if (strict && warn.n) {
+	if (strict && cmp->warn.n) {
 		fprintf(stderr, "bakeoff: compare --strict: the files are not like for like "
-			"(%zu warning%s); no table:\n", warn.n, warn.n == 1 ? "" : "s");
-		print_lines(&warn, stderr);
+			"(%zu warning%s); no %s:\n", cmp->warn.n, cmp->warn.n == 1 ? "" : "s",
+			html ? "page" : "table");
+		print_lines(&cmp->warn, stderr);
 		rc = COMPARE_EXIT_UNFAIR;
 		goto out;
 	}
-	print_files(fs, nf, out);
-	if (warn.n) {
-		fprintf(out, "\nfairness warnings (%zu): these figures are not like for like\n", warn.n);
-		print_lines(&warn, out);
-	}
-	if (notes.n) {
-		fprintf(out, "\nnotes:\n");
-		print_lines(&notes, out);
-		free_lines(&notes);
-	}
-	fputc('\n', out);
-	if (nrows)
-		print_table(fs, nf, rows, nrows, &notes, out);
+	if (html)
+		compare_print_html(cmp, stdout);
 	else
-		fprintf(out, "(no figure is in every file)\n");
-	if (notes.n) {	/* bimodal figures */
-		fputc('\n', out);
-		print_lines(&notes, out);
-	}
-	print_partial(fs, nf, all, out);
-	if (best && nf >= 2) {
-		best_table(fs, nf, rows, nrows, 0, out);
-		best_table(fs, nf, rows, nrows, 1, out);
-	}
+		compare_print_text(cmp, best, stdout);
 out:
-	for (i = 0; i < npd; i++)
-		free(pd[i].what);
-	free(pd);
-	free(rows);
-	free_lines(&warn);
-	free_lines(&notes);
-	for (k = 0; k < nf && k < MAX_FILES; k++)
-		result_free(&fs[k].r);
+	compare_free(cmp);
+	free(cmp);
 	return rc;
 }

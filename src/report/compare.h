@@ -4,7 +4,9 @@
 #ifndef BAKEOFF_COMPARE_H
 #define BAKEOFF_COMPARE_H
 #include <stddef.h>
+#include <stdio.h>
 #include "bench.h"
+#include "result.h"
 
 /* Exit status of --strict when the files are not like for like. */
 #define COMPARE_EXIT_UNFAIR 3
@@ -57,5 +59,67 @@ double compare_noise_floor(const char *bench_id, int derived, const char **kind)
 /* A benchmark parameter that is a setting (a size, a block size, direct,
  * copies, pinning, ...), not a measured fact: 1, else 0. */
 int compare_param_is_setting(const char *key);
+
+
+/* ---- the comparison: computed once, then printed (text) or drawn (html) ---- */
+
+#define COMPARE_MAX_FILES 26	/* labelled A..Z */
+
+/* Sentences (warnings, notes), each said once; unescaped: a renderer
+ * escapes them as it prints (report_put, report_html_esc). */
+struct cmp_lines {
+	char **s;
+	size_t n;
+};
+
+struct cmp_file {
+	const char *path;
+	struct result r;
+	char label[2];	/* "A", "B", ... */
+};
+
+/* File k's figure against the baseline's (k >= 1). */
+struct cmp_cell {
+	struct cmp_ratio r;
+	double floor;		/* the noise floor the verdict had to clear (a fraction) */
+	const char *kind;	/* the metric kind of the floor */
+	enum cmp_verdict verdict;
+};
+
+/* A figure every file has, keyed by the baseline's benchmark and name. */
+struct cmp_row {
+	const char *id, *name;
+	const struct metric *m[COMPARE_MAX_FILES];
+	struct cmp_cell c[COMPARE_MAX_FILES];	/* c[0] unused */
+	int derived;	/* a side is derived and there is no between-run data */
+};
+
+struct comparison {
+	struct cmp_file fs[COMPARE_MAX_FILES];
+	size_t nf;
+	int all;			/* curve points and intermediate figures too */
+	struct cmp_lines warn;		/* fairness warnings */
+	struct cmp_lines notes;		/* findings every file shares */
+	struct cmp_lines bimodal;	/* figures whose values fall in two levels */
+	struct cmp_lines partial;	/* "KEY  in A; not in B" */
+	struct cmp_lines absent;	/* "A: ID STATUS: REASON" when partial is not empty */
+	struct cmp_row *rows;
+	size_t nrows;
+	size_t counts[5];	/* by enum cmp_verdict */
+	size_t by_kind;		/* verdicts judged by a kind's floor, not by runs */
+};
+
+/* "ID:NAME" (or "ID") with controls escaped, into dst. */
+void compare_metric_key(char *dst, size_t n, const char *id, const char *name);
+/* A ratio's CI as the table shows it ("0.912..1.040", "(no CI)", "-"); a
+ * cell's floor ("10%", or "runs" when judged by the between-run spread);
+ * the line counting the verdicts ("12 comparisons: ...\n"). */
+void compare_ci_text(char *dst, size_t n, const struct cmp_ratio *r);
+void compare_floor_text(char *dst, size_t n, const struct cmp_cell *cl);
+void compare_summary(const struct comparison *c, FILE *out);
+/* The text table (compare.c) and the HTML page (compare-html.c) of a
+ * computed comparison; best adds the best-of tables to the text. */
+void compare_print_text(const struct comparison *c, int best, FILE *out);
+void compare_print_html(const struct comparison *c, FILE *out);
 
 #endif

@@ -89,7 +89,11 @@ int report_curve_point(const char *name, char *series, size_t n, double *x)
 
 const char *report_symbol(size_t k)
 {
-	static const char *const sym[] = { "*", "#", "o", "+", "x", "@", "%", "=", "~", "$" };
+	/* then letters, so that up to 36 files keep a symbol each */
+	static const char *const sym[] = {
+		"*", "#", "o", "+", "x", "@", "%", "=", "~", "$", "A", "B", "C", "D", "E", "F", "G", "H",
+		"I", "J", "K", "L", "M", "N", "P", "Q", "R", "S", "T", "U", "V", "W", "X", "Y", "Z", "&",
+	};
 
 	return sym[k % (sizeof(sym) / sizeof(sym[0]))];
 }

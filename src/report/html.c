@@ -1,6 +1,7 @@
 /* html.c — --format html: one self-contained page for one or more result
  * files. Inline CSS and inline SVG only: no script, no font, no image, no
- * link to anything (the page works offline and makes no request). It holds
+ * link to anything (the page works offline and makes no request), and a
+ * Content-Security-Policy that forbids any fetch besides. It holds
  * the host facts and the guard's findings of each file, one table per
  * benchmark with the files side by side (colored best green to worst red,
  * as bonnie++'s bon_csv2html does), and SVG charts: bars per figure across
@@ -101,7 +102,7 @@ static void hosts(const struct result *const *rs, size_t n, FILE *f)
 {
 	size_t k, i;
 
-	fputs("<section><h2>Hosts</h2>\n", f);
+	fputs("<section><h2>Hosts</h2>\n<div class=\"hosts\">\n", f);
 	for (k = 0; k < n; k++) {
 		const struct result *r = rs[k];
 		const struct sysinfo *h = &r->host;
@@ -147,7 +148,19 @@ static void hosts(const struct result *const *rs, size_t n, FILE *f)
 		}
 		fputs("</dd></dl></div>\n", f);
 	}
-	fputs("</section>\n", f);
+	fputs("</div></section>\n", f);
+}
+
+void report_html_rank_style(FILE *f, double v, double lo, double hi, enum better better)
+{
+	double t;
+
+	if (!(hi > lo) || !isfinite(v) || !isfinite(lo) || !isfinite(hi))
+		return;
+	t = (v - lo) / (hi - lo);
+	if (better == BETTER_LOWER)
+		t = 1 - t;
+	fprintf(f, " style=\"background:hsl(%.0f,70%%,82%%)\"", 120 * t);
 }
 
 /* Background of a cell: rank among the files' medians, best green (hue
@@ -155,7 +168,7 @@ static void hosts(const struct result *const *rs, size_t n, FILE *f)
 static void cell_color(const struct result *const *rs, size_t n, const char *bench,
 		       const struct metric *m, FILE *f)
 {
-	double lo = 0, hi = 0, t;
+	double lo = 0, hi = 0;
 	size_t k, cnt = 0;
 
 	for (k = 0; k < n; k++) {
@@ -168,12 +181,8 @@ static void cell_color(const struct result *const *rs, size_t n, const char *ben
 		if (cnt == 1 || o->st.median > hi)
 			hi = o->st.median;
 	}
-	if (cnt < 2 || hi <= lo || !isfinite(m->st.median))
-		return;
-	t = (m->st.median - lo) / (hi - lo);
-	if (m->better == BETTER_LOWER)
-		t = 1 - t;
-	fprintf(f, " style=\"background:hsl(%.0f,70%%,82%%)\"", 120 * t);
+	if (cnt >= 2)
+		report_html_rank_style(f, m->st.median, lo, hi, m->better);
 }
 
 static void tables(const struct result *const *rs, size_t n, FILE *f)
@@ -356,7 +365,7 @@ static void svg_lines(size_t n, const struct series *sv,
 {
 	double xlo = 0, xhi = 0, ylo = 0, yhi = 0;
 	size_t k, i, cnt = 0;
-	const double W = 440, H = 200, L = 56, B = 24, T = 8;
+	const double W = 440, H = 200, L = 56, B = 24, T = 20, R = 24;
 	int t;
 
 	for (k = 0; k < n; k++)
@@ -374,7 +383,7 @@ static void svg_lines(size_t n, const struct series *sv,
 		ylo = fmin(ylo, 0);
 	if (yhi <= ylo)
 		yhi = ylo + 1;
-	fprintf(f, "<svg class=\"curve\" viewBox=\"0 0 %.0f %.0f\" role=\"img\">", L + W + 8, T + H + B);
+	fprintf(f, "<svg class=\"curve\" viewBox=\"0 0 %.0f %.0f\" role=\"img\">", L + W + R, T + H + B);
 	fprintf(f, "<path class=\"axis\" d=\"M%.0f %.0fV%.0fH%.0f\"/>", L, T, T + H, L + W);
 	for (t = 0; t <= 4; t++) {	/* y ticks */
 		double v = logy ? exp(log(ylo) + (log(yhi) - log(ylo)) * t / 4) : ylo + (yhi - ylo) * t / 4;
@@ -395,7 +404,7 @@ static void svg_lines(size_t n, const struct series *sv,
 		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%s</text>",
 			L + W * t / 4, T + H + 16, b);
 	}
-	fprintf(f, "<text class=\"tick\" x=\"2\" y=\"%.0f\">", T + 10);
+	fprintf(f, "<text class=\"tick\" x=\"2\" y=\"%.0f\">", T - 8);
 	report_html_esc(f, yunit);
 	fputs(logy ? " (log)" : "", f);
 	fputs("</text>", f);
@@ -600,7 +609,7 @@ static void charts(const struct result *const *rs, size_t n, FILE *f)
 static const char css[] =
 	"body{font:14px/1.4 system-ui,sans-serif;margin:0 auto;max-width:72em;padding:0 .8em;color:#222}"
 	"h1{font-size:1.4em}h2{font-size:1.2em;border-bottom:1px solid #ccc}h3{font-size:1em;margin:.4em 0}"
-	".host{display:inline-block;vertical-align:top;min-width:18em;max-width:34em;margin:0 1em 1em 0}"
+	".hosts{display:grid;grid-template-columns:repeat(auto-fit,minmax(20em,1fr));gap:0 1.2em}.host{margin:0 0 1em}"
 	"dl{margin:0;display:grid;grid-template-columns:max-content 1fr;gap:0 .6em}dt{font-weight:bold}dd{margin:0}"
 	".warn{color:#a40;font-weight:bold}.okv{color:#070;font-weight:bold}"
 	".tw{overflow-x:auto;margin-bottom:1em}table{border-collapse:collapse}caption{text-align:left;font-weight:bold;padding:.2em 0}"
@@ -611,28 +620,41 @@ static const char css[] =
 	".axis{stroke:#444;fill:none}.tick{fill:#444;font-size:10px}"
 	".key{display:inline-block;width:.8em;height:.8em;margin-right:.3em}"
 	".legend{margin:.2em 0;font-size:.85em}.hint{color:#555;font-size:.9em}"
+	/* compare: verdict cells and the warnings */
+	"td.v{text-align:left;font-weight:bold;white-space:nowrap}.faster{background:#bfe6bf}"
+	".slower{background:#f4bcbc}td.within{background:#eee;font-weight:normal}.bimodal{background:#f9dca8}"
+	"ul.fair li{color:#a40}.files li{margin:.1em 0}td.ci{white-space:nowrap}"
 	"@media print{body{max-width:none;font-size:10pt}.tw{overflow:visible}"
 	"td,.key{-webkit-print-color-adjust:exact;print-color-adjust:exact}a{color:inherit}}";
 
-void report_html(const struct result *const *rs, size_t n, report_html_section extra, void *ctx,
-		 FILE *f)
+void report_html(const struct result *const *rs, size_t n, const char *title,
+		 report_html_section extra, void *ctx, FILE *f)
 {
 	size_t k;
 
+	if (!title)
+		title = "bakeoff report";
+	/* The policy forbids every fetch (only the inline style may apply):
+	 * should a string from a file ever slip past the escaping, the page
+	 * still loads nothing and runs nothing. */
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	      "style-src 'unsafe-inline'\">"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-	      "<title>bakeoff report", f);
+	      "<title>", f);
+	report_html_esc(f, title);
 	for (k = 0; k < n && k < 4; k++) {
 		fputs(k ? ", " : ": ", f);
 		report_html_esc(f, rs[k]->host.hostname);
 	}
-	fprintf(f, "</title>\n<style>%s</style></head>\n<body>\n<h1>bakeoff report: %zu file%s</h1>\n",
-		css, n, n == 1 ? "" : "s");
-	hosts(rs, n, f);
-	if (extra)	/* compare's verdicts (issue 11) plug in here */
+	fprintf(f, "</title>\n<style>%s</style></head>\n<body>\n<h1>", css);
+	report_html_esc(f, title);
+	fprintf(f, ": %zu file%s</h1>\n", n, n == 1 ? "" : "s");
+	if (extra)	/* compare's verdicts first (compare-html.c) */
 		extra(rs, n, f, ctx);
+	hosts(rs, n, f);
 	tables(rs, n, f);
 	charts(rs, n, f);
-	fputs("<p class=\"hint\">Written by bakeoff report --format html; self-contained "
-	      "(no script, no external resource).</p>\n</body></html>\n", f);
+	fputs("<p class=\"hint\">Written by bakeoff; self-contained (no script, no external "
+	      "resource).</p>\n</body></html>\n", f);
 }

@@ -54,7 +54,8 @@ size_t report_bottleneck(const struct bench_result *b, const struct metric *m, c
  * "rand") into series and the size in bytes into *x; returns 1, or 0 when
  * the name is not one. */
 int report_curve_point(const char *name, char *series, size_t n, double *x);
-/* One chart symbol per file: * # o + x @ % = ~ $ (then again). */
+/* One chart symbol per file: * # o + x @ % = ~ $, then letters and &
+ * (36 in all, then again). */
 const char *report_symbol(size_t k);
 /* A file's name in legends: its host, with its start time when another
  * file has the same host (unescaped: print through report_put/report_esc). */
@@ -70,14 +71,18 @@ void report_csv(const struct result *const *rs, size_t n, FILE *f);
 int report_chart(const struct result *const *rs, size_t n, const char *const *ids,
 		 size_t n_ids, FILE *f);
 /* --format html: one self-contained page (inline CSS and SVG, no script,
- * no external resource). extra, when not NULL, is called once inside the
- * page's body after the host facts with all the results, to add a section
- * (the hook for compare's verdicts: it must print HTML, escaping strings
- * with report_html_esc). */
+ * no external resource), titled title (NULL: "bakeoff report"): the host
+ * facts, a table per benchmark, the charts. extra, when not NULL, is
+ * called once with all the results before the host facts, to add a
+ * section (compare's verdicts, compare-html.c: it must print HTML,
+ * escaping strings with report_html_esc). */
 typedef void (*report_html_section)(const struct result *const *rs, size_t n, FILE *f,
 				    void *ctx);
-void report_html(const struct result *const *rs, size_t n, report_html_section extra,
-		 void *ctx, FILE *f);
+void report_html(const struct result *const *rs, size_t n, const char *title,
+		 report_html_section extra, void *ctx, FILE *f);
+/* ' style="background:..."' for a cell holding v among values lo..hi:
+ * best green to worst red as better says; nothing when hi <= lo. */
+void report_html_rank_style(FILE *f, double v, double lo, double hi, enum better better);
 /* s escaped for HTML text and attributes: controls as \xNN (report_esc),
  * then & < > " ' as entities. */
 void report_html_esc(FILE *f, const char *s);

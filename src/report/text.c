@@ -1,8 +1,10 @@
 /* text.c — the default human table: who/what/when, the guard's findings,
  * then one line per figure with its median, the 95% CI of the median, the
  * coefficient of variation and the sample count, so the reader can judge
- * every number on the spot. Every string from the file goes through
- * report_put (escape.c): the file may come from anyone. */
+ * every number on the spot, and what limited a figure where the file
+ * tells (report_bottleneck: CPU-bound, a share of the memory ceiling).
+ * Every string from the file goes through report_put (escape.c): the file
+ * may come from anyone. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -155,7 +157,7 @@ void report_text(const struct result *r, FILE *f, int all)
 		}
 		for (j = 0; j < b->nmetrics; j++) {
 			const struct metric *m = &b->metrics[j];
-			char med[32], lo[32], hi[32], ci[80];
+			char med[32], lo[32], hi[32], ci[80], bn[256];
 			int first = 1;
 			size_t k;
 
@@ -202,6 +204,11 @@ void report_text(const struct result *r, FILE *f, int all)
 			/* disk: the cache mark */
 			if (m->cache_suspect && (!m->note || strncmp(m->note, "cached?", 7)))
 				fputs("  cached?", f);
+			/* what limited it (figures.c): CPU-bound, the memory ceiling */
+			if (report_bottleneck(b, m, bn, sizeof(bn)) > 0) {
+				fputs("  bottleneck: ", f);
+				report_put(f, bn, 0);
+			}
 			if (m->note) {
 				fputs("  [", f);
 				report_put(f, m->note, 0);
