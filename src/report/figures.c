@@ -49,6 +49,10 @@ size_t report_bottleneck(const struct bench_result *b, const struct metric *m, c
 
 	if (n)
 		dst[0] = 0;
+	/* Only I/O waits: a memory or CPU loop always uses its whole CPU, and
+	 * "CPU-bound" would say nothing about it. */
+	if (!b->group || (strcmp(b->group, "disk") && strcmp(b->group, "net")))
+		return 0;
 	if (pct >= 90) {
 		w = snprintf(dst, n, "CPU-bound (%.0f%% CPU)", pct);
 		len = w > 0 ? (size_t)w : 0;

@@ -82,16 +82,19 @@ perl -e '
 ok $? "report (text): every bottleneck note of the CSV on its figure's line"
 check "report (text): disk.seq write 64k's share of the memory ceiling" \
 	grep -Eq '^disk\.seq:write 64k .*  bottleneck: (.*; )?[0-9.]+% of the memory ceiling' "$TMP/b.txt"
-# A rate whose measured phase used 98% CPU is CPU-bound; a time per
-# operation with the same CPU is not a rate and gets no note.
+# A network rate whose measured phase used 98% CPU is CPU-bound; a memory
+# loop with the same CPU is not (it always uses its whole CPU), and a time
+# per operation is not a rate: neither gets a note.
 perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or die; my $r = JSON::PP->new->decode(<$f>);
 	for my $b (@{$r->{benchmarks}}) { for my $m (@{$b->{metrics} || []}) {
 		$m->{cpu} = { user_s => 0.5, sys_s => 0.48, wall_s => 1 } if $m->{name} eq "" &&
-			($b->{id} eq "mem.bw.read" || $b->{id} eq "proc.syscall.null") } }
+			($b->{id} =~ /^(net\.tcp\.bw|mem\.bw\.read|proc\.syscall\.null)$/) } }
 	print JSON::PP->new->encode($r)' "$TMP/a.json" >"$TMP/busy.json"
 "$BAKEOFF" report "$TMP/busy.json" >"$TMP/busy.txt"
-check "report (text): a rate at 98% CPU is CPU-bound (98% CPU)" \
-	grep -Eq '^mem\.bw\.read .*  bottleneck: CPU-bound \(98% CPU\)' "$TMP/busy.txt"
+check "report (text): a network rate at 98% CPU is CPU-bound (98% CPU)" \
+	grep -Eq '^net\.tcp\.bw .*  bottleneck: CPU-bound \(98% CPU\)' "$TMP/busy.txt"
+check "report (text): a memory loop at 98% CPU gets no bottleneck note" \
+	sh -c "grep -q '^mem.bw.read ' '$TMP/busy.txt' && ! grep -q '^mem.bw.read .*bottleneck' '$TMP/busy.txt'"
 check "report (text): a time per operation gets no bottleneck note" \
 	sh -c "grep -q '^proc.syscall.null ' '$TMP/busy.txt' && ! grep -q '^proc.syscall.null .*bottleneck' '$TMP/busy.txt'"
 
