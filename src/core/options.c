@@ -113,6 +113,9 @@ const struct optdef optdefs[] = {
 	{ "max-size", OT_SIZE, OPT(disk_max_size), "4M", "1M", 64 * KiB, 1 * TiB, "disk.iozone",
 	  "disk.iozone's largest auto-mode file (iozone -g); sizes double from 64k", RES_NONE, 0 },
 	/* ---- end disk ---- */
+	/* only in the test build (bakeoff-testing): no other benchmark reads it */
+	{ "test-work", OT_UINT, OPT(test_work), "100", NULL, 1, 1000000, "test.work",
+	  "test.work's units of work per operation (one multiply-add each)", RES_NONE, 0 },
 };
 const size_t noptdefs = sizeof(optdefs) / sizeof(optdefs[0]);
 
@@ -405,6 +408,18 @@ static void wrap(FILE *f, const char *text, int col)
 	}
 }
 
+/* An option only a test benchmark reads is not offered by the build
+ * that lacks it. */
+static int read_in_build(const struct optdef *d)
+{
+	size_t j;
+
+	for (j = 0; j < registry_count; j++)
+		if (opt_read_by(d, registry[j]))
+			return 1;
+	return 0;
+}
+
 void opt_print_help(FILE *f, const struct bench *b)
 {
 	static const char *const meta[] = { "N", "SIZE", "DUR", "", "LIST", "LIST", "N|DUR", "TEXT",
@@ -415,7 +430,7 @@ void opt_print_help(FILE *f, const struct bench *b)
 		const struct optdef *d = &optdefs[i];
 		char text[600], def[80] = "", read[200] = "";
 
-		if (b && !opt_read_by(d, b))
+		if (b ? !opt_read_by(d, b) : !read_in_build(d))
 			continue;
 		if (d->def && d->quick)
 			snprintf(def, sizeof(def), "; default %s, quick %s", d->def, d->quick);

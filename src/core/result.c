@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "guard.h"
 #include "result.h"
 
 static const char *status_names[] = { "ok", "skipped", "unsupported", "failed", "interrupted" };
@@ -307,7 +308,7 @@ void result_to_json(const struct result *r, struct buf *out)
 	sysinfo_write_json(&r->host, &w);
 	jw_obj_end(&w);
 	jw_obj_begin(&w, "guard");
-	jw_str(&w, "verdict", r->guard.verdict[0] ? r->guard.verdict : "ok");
+	jw_str(&w, "verdict", r->guard.verdict[0] ? r->guard.verdict : "valid");
 	jw_arr_begin(&w, "findings");
 	for (i = 0; i < r->guard.nfindings; i++)
 		jw_str(&w, NULL, r->guard.findings[i]);
@@ -667,6 +668,10 @@ static int read_result(struct rd *rd, const struct json *root, struct result *r)
 		if (r->guard.nfindings != i + 1 || !r->guard.findings[i])
 			return rd_fail(rd, fi->items[i], "out of memory");
 	}
+	/* files written before the verdict was named valid/suspect said "ok"
+	 * (no finding) or "warn" (any finding): judge their findings again */
+	if (strcmp(r->guard.verdict, "ok") == 0 || strcmp(r->guard.verdict, "warn") == 0)
+		guard_judge(&r->guard);
 	for (i = 0; i < benches->n; i++) {
 		struct bench_result *b = result_add_bench(r, NULL, NULL, NULL);
 

@@ -77,7 +77,7 @@ struct bench_result {
 };
 
 struct guard {
-	char verdict[16];	/* "ok" or "warn" */
+	char verdict[16];	/* "valid" or "suspect" (guard_judge) */
 	char **findings;
 	size_t nfindings;
 };
