@@ -23,7 +23,12 @@
 
 const struct optdef optdefs[] = {
 	{ "samples", OT_UINT, CFG(samples), "11", NULL, 1, 1000, "@loop",
-	  "samples per figure, at least (more, up to 3x, while the 95% CI is wider than +-1%)", RES_NONE, 0 },
+	  "samples per figure, at least (more, up to 3x, while the 95% CI is wider than "
+	  "--ci-target)", RES_NONE, 0 },
+	{ "ci-target", OT_PERCENT, CFG(ci_target), "1%", NULL, 0.1, 50, "@loop",
+	  "add samples to a figure until the half-width of its 95% CI is under this share of "
+	  "its median; given, with no 3x ceiling: until it is, or --budget is spent, and a "
+	  "figure that missed it says so", RES_NONE, 0 },
 	{ "sample-time", OT_DURATION, CFG(target_ns), "10ms", "2ms", 0.1 * MS, 10 * S, "@loop",
 	  "minimum length of one sample", RES_NONE, 0 },
 	{ "budget", OT_DURATION, CFG(budget_ns), "5s", "1s", 10 * MS, 86400 * S, "*",
@@ -181,6 +186,9 @@ static void range_text(const struct optdef *d, char *out, size_t n)
 	case OT_STRING:
 		snprintf(out, n, "text of %.0f to %.0f bytes", d->min, d->max);
 		break;
+	case OT_PERCENT:
+		snprintf(out, n, "a percentage from %g%% to %g%% (2%%, 0.5%%)", d->min, d->max);
+		break;
 	case OT_RATE:
 		snprintf(out, n, "a rate in bits/s from %.0f to %.0f (500k, 100M, 1.5G: k = 1000)",
 			 d->min, d->max);
@@ -252,6 +260,21 @@ int opt_parse(const struct optdef *d, const char *val, struct harness_cfg *cfg,
 		if (*end || r < d->min || r > d->max)
 			break;
 		*(uint64_t *)p = (uint64_t)r;
+		return 0;
+	}
+	case OT_PERCENT: {
+		char *end;
+		double r;
+
+		errno = 0;
+		r = strtod(val, &end);
+		if (end == val || errno || r != r)
+			break;
+		if (*end == '%')
+			end++;
+		if (*end || r < d->min || r > d->max)
+			break;
+		*(double *)p = r / 100;
 		return 0;
 	}
 	case OT_UINT_LIST:
@@ -423,7 +446,7 @@ static int read_in_build(const struct optdef *d)
 void opt_print_help(FILE *f, const struct bench *b)
 {
 	static const char *const meta[] = { "N", "SIZE", "DUR", "", "LIST", "LIST", "N|DUR", "TEXT",
-					     "RATE" };
+					     "RATE", "PCT" };
 	size_t i;
 
 	for (i = 0; i < noptdefs; i++) {

@@ -48,6 +48,8 @@ static void build(struct result *r)
 	m->per_copy[1] = 2;
 	m->ncopies = 2;
 	m->note = strdup("a note");
+	m->ci_target = 0.02;	/* --ci-target 2%, missed */
+	m->ci_reached = 0.035;
 	b = result_add_bench(r, "proc.fork.exec", "proc", "Exec");
 	result_set_status(b, ST_UNSUPPORTED, "no /bin/true");
 }
@@ -89,6 +91,9 @@ int main(void)
 	   "statistics exact");
 	ok(m && m->ncopies == 2 && m->per_copy[1] == 2, "per-copy medians");
 	is_str(m ? m->note : NULL, "a note", "note");
+	ok(m && m->ci_target == 0.02 && m->ci_reached == 0.035, "--ci-target and what was reached");
+	ok(strstr(text, "\"reached\": 0.035") && strstr(text, "\"met\": false"),
+	   "  written with met false");
 	ok(br && result_param(br, "program") && strcmp(result_param(br, "program")->str, "/bin/true") == 0,
 	   "string param");
 	br = result_bench(&b, "proc.fork.exec");
