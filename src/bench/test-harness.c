@@ -32,7 +32,9 @@ static int ok_op(void *state, uint64_t n)
 /* test.work: --test-work N units of work per operation, each one step of
  * a dependent multiply-add chain (about one multiply's latency), so that
  * work 110 is 10% more than work 100 whatever the clock: compare's
- * verdicts are measured on it with real timing noise (tests/e2e/verdicts.t). */
+ * verdicts are measured on it with real timing noise (tests/e2e/verdicts.t).
+ * test.work2 is the same with --test-work2 N, so that one run with
+ * --runs K measures two amounts of work interleaved in time. */
 struct work {
 	uint64_t units, seed;
 };
@@ -40,12 +42,13 @@ struct work {
 static int work_setup(struct bench_ctx *ctx, void **state)
 {
 	struct work *w = malloc(sizeof(*w));
+	int units = strcmp(ctx->b->id, "test.work2") ? ctx->opt->test_work : ctx->opt->test_work2;
 
 	if (!w) {
 		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
 		return -1;
 	}
-	w->units = ctx->opt->test_work > 0 ? (uint64_t)ctx->opt->test_work : 100;
+	w->units = units > 0 ? (uint64_t)units : 100;
 	w->seed = (uint64_t)(uintptr_t)w;
 	result_param_num(ctx->res, "work_units", (double)w->units);
 	*state = w;
@@ -208,6 +211,11 @@ const struct bench bench_test_ok = {
 };
 const struct bench bench_test_work = {
 	.id = "test.work", .group = "test", .title = "Test: --test-work units per operation",
+	.unit = "ns", .better = BETTER_LOWER, .kind = KIND_LATENCY, .setup = work_setup,
+	.op = work_op, .teardown = work_teardown,
+};
+const struct bench bench_test_work2 = {
+	.id = "test.work2", .group = "test", .title = "Test: --test-work2 units per operation",
 	.unit = "ns", .better = BETTER_LOWER, .kind = KIND_LATENCY, .setup = work_setup,
 	.op = work_op, .teardown = work_teardown,
 };

@@ -69,6 +69,7 @@ struct bench_opts {
 	int disk_ndirs;
 	/* ---- end disk ---- */
 	int test_work;			/* --test-work: test.work's units per operation (test build) */
+	int test_work2;		/* --test-work2: test.work2's */
 };
 
 struct bench_result;

@@ -121,6 +121,8 @@ const struct optdef optdefs[] = {
 	/* only in the test build (bakeoff-testing): no other benchmark reads it */
 	{ "test-work", OT_UINT, OPT(test_work), "100", NULL, 1, 1000000, "test.work",
 	  "test.work's units of work per operation (one multiply-add each)", RES_NONE, 0 },
+	{ "test-work2", OT_UINT, OPT(test_work2), "100", NULL, 1, 1000000, "test.work2",
+	  "test.work2's units of work per operation", RES_NONE, 0 },
 };
 const size_t noptdefs = sizeof(optdefs) / sizeof(optdefs[0]);
 
