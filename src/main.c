@@ -326,6 +326,16 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 	opt_defaults(&a->set, a->quick, &a->cfg, &a->opt);
 	a->opt.quick = a->quick;
 	a->cfg.max_samples = 3 * a->cfg.samples;	/* the adaptive ceiling */
+	/* --ci-target: sample until the interval is narrow enough or the
+	 * budget (calibration and samples of one figure) is spent */
+	if (a->set.given[opt_find("ci-target") - optdefs]) {
+		uint64_t fit = a->cfg.budget_ns / (a->cfg.target_ns ? a->cfg.target_ns : 1);
+
+		a->cfg.ci_target_given = 1;
+		a->cfg.max_samples = fit > 100000 ? 100000 : (int)fit;
+		if (a->cfg.max_samples < 3 * a->cfg.samples)
+			a->cfg.max_samples = 3 * a->cfg.samples;
+	}
 	if (a->set.given[opt_find("budget") - optdefs])
 		a->cfg.long_budget_ns = a->cfg.budget_ns;
 	return 0;
@@ -481,6 +491,7 @@ static int cmd_run(int argc, char **argv)
 	r.loop_ns = h.loop_ns;
 	r.target_sample_ns = (double)a.cfg.target_ns;
 	r.samples = a.cfg.samples;
+	r.ci_target = a.cfg.ci_target_given ? a.cfg.ci_target : 0;
 	if (!to_stdout && save_now(&r, path, 0, err, sizeof(err)) < 0) {
 		scratch_remove();
 		unlink(path);

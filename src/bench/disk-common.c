@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include "clock.h"
 #include "disk.h"
+#include "guard.h"
 #include "os.h"
 #include "registry.h"
 #include "scratch.h"
@@ -209,7 +210,7 @@ void disk_guard(struct guard *g, const struct bench_opts *opt)
 					   opt->disk_parents[k], m);
 	if (opt->disk_cache)
 		result_add_finding(g, "--cache: the disk figures measure the page cache on purpose");
-	snprintf(g->verdict, sizeof(g->verdict), "%s", g->nfindings ? "warn" : "ok");
+	guard_judge(g);
 }
 
 /* ---------- files ---------- */

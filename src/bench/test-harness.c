@@ -3,7 +3,8 @@
  * guarantees end to end: a crash fails only its benchmark, Ctrl-C ends a
  * run within a second even when a benchmark ignores it, --op-timeout ends
  * an operation that blocks forever, a failure is reported with its reason,
- * and a long operation shows its progress and intervals. */
+ * a long operation shows its progress and intervals, and compare's verdicts
+ * hold with real timing noise (test.work). */
 #ifdef BAKEOFF_TESTING
 #include <errno.h>
 #include <signal.h>
@@ -26,6 +27,51 @@ static int ok_op(void *state, uint64_t n)
 	}
 	bench_use(x);
 	return 0;
+}
+
+/* test.work: --test-work N units of work per operation, each one step of
+ * a dependent multiply-add chain (about one multiply's latency), so that
+ * work 110 is 10% more than work 100 whatever the clock: compare's
+ * verdicts are measured on it with real timing noise (tests/e2e/verdicts.t).
+ * test.work2 is the same with --test-work2 N, so that one run with
+ * --runs K measures two amounts of work interleaved in time. */
+struct work {
+	uint64_t units, seed;
+};
+
+static int work_setup(struct bench_ctx *ctx, void **state)
+{
+	struct work *w = malloc(sizeof(*w));
+	int units = strcmp(ctx->b->id, "test.work2") ? ctx->opt->test_work : ctx->opt->test_work2;
+
+	if (!w) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+		return -1;
+	}
+	w->units = units > 0 ? (uint64_t)units : 100;
+	w->seed = (uint64_t)(uintptr_t)w;
+	result_param_num(ctx->res, "work_units", (double)w->units);
+	*state = w;
+	return 0;
+}
+
+static int work_op(void *state, uint64_t n)
+{
+	const struct work *w = state;
+	uint64_t i, j, x = w->seed;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < w->units; j++) {
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			BENCH_KEEP(x);
+		}
+	bench_use(x);
+	return 0;
+}
+
+static void work_teardown(void *state)
+{
+	free(state);
 }
 
 /* test.segv: dies of SIGSEGV, as a NULL dereference would; raised with the
@@ -162,6 +208,16 @@ static int long_run_fn(struct bench_ctx *ctx)
 const struct bench bench_test_ok = {
 	.id = "test.ok", .group = "test", .title = "Test: a fine benchmark", .unit = "ns",
 	.better = BETTER_LOWER, .kind = KIND_LATENCY, .op = ok_op,
+};
+const struct bench bench_test_work = {
+	.id = "test.work", .group = "test", .title = "Test: --test-work units per operation",
+	.unit = "ns", .better = BETTER_LOWER, .kind = KIND_LATENCY, .setup = work_setup,
+	.op = work_op, .teardown = work_teardown,
+};
+const struct bench bench_test_work2 = {
+	.id = "test.work2", .group = "test", .title = "Test: --test-work2 units per operation",
+	.unit = "ns", .better = BETTER_LOWER, .kind = KIND_LATENCY, .setup = work_setup,
+	.op = work_op, .teardown = work_teardown,
 };
 const struct bench bench_test_segv = {
 	.id = "test.segv", .group = "test", .title = "Test: dies of SIGSEGV", .unit = "ns",

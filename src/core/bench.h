@@ -68,6 +68,8 @@ struct bench_opts {
 	const char *disk_parents[BENCH_MAX_LIST];
 	int disk_ndirs;
 	/* ---- end disk ---- */
+	int test_work;			/* --test-work: test.work's units per operation (test build) */
+	int test_work2;		/* --test-work2: test.work2's */
 };
 
 struct bench_result;

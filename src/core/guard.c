@@ -1,13 +1,23 @@
 /* guard.c — the fairness checks of "How NOT to Run a Comparison Bakeoff":
  * a machine that is not idle, a CPU whose clock wanders, a guest whose
  * host may steal time, and buffers small enough to be served from cache.
- * Findings are plain sentences stored in the result; the verdict is
- * "warn" when any was found. CPU busyness is measured over 250 ms and
- * the load average read through os.h (where the OS gives neither, those
- * two checks are not made). During the run, guard_mark/guard_during
- * repeat the CPU check over each benchmark: the CPU time all processes
- * used in it, less the benchmark's own (its process and children), is what
- * other processes took. */
+ * Findings are plain sentences stored in the result. The verdict is
+ * "suspect" when a finding says the machine disturbed the measurement
+ * (other processes busy, runnable tasks, load, steal, swapping, thermal
+ * throttling), "valid" otherwise: standing conditions (a VM, a governor,
+ * boost, a size under the cache) are findings too, but they are the same
+ * for every run on that machine with those settings, and compare weighs
+ * them file against file instead.
+ *
+ * Before the run, CPU busyness and steal are measured over 250 ms, the
+ * runnable tasks sampled ten times in it, the load average, governor,
+ * boost and throttling counters read through os.h (where the OS gives
+ * none, that check is not made: no finding is invented). During the run,
+ * guard_mark/guard_during repeat the CPU, swap and throttling checks over
+ * each benchmark: the CPU time all processes used in it, less the
+ * benchmark's own (its process and children), is what other processes
+ * took. Runnable tasks are not judged during a benchmark: its own
+ * processes are among them. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -16,36 +26,82 @@
 #include "os.h"
 #include "units.h"
 
+int guard_finding_suspect(const char *s)
+{
+	static const char *const disturbed[] = {
+		"machine not idle", "the hypervisor stole", "load average", "runnable tasks",
+		"the machine swapped", "the CPUs were throttled",
+	};
+	size_t i;
+
+	if (strncmp(s, "during ", 7) == 0 && strstr(s, ": "))
+		s = strstr(s, ": ") + 2;
+	for (i = 0; i < sizeof(disturbed) / sizeof(disturbed[0]); i++)
+		if (strncmp(s, disturbed[i], strlen(disturbed[i])) == 0)
+			return 1;
+	return 0;
+}
+
+void guard_judge(struct guard *g)
+{
+	size_t i;
+	int suspect = 0;
+
+	for (i = 0; i < g->nfindings && !suspect; i++)
+		suspect = g->findings[i] && guard_finding_suspect(g->findings[i]);
+	snprintf(g->verdict, sizeof(g->verdict), "%s", suspect ? "suspect" : "valid");
+}
+
 void guard_check(struct guard *g, const struct sysinfo *si, const struct bench_opts *opt,
 		 int memory_selected)
 {
 	uint64_t llc = sysinfo_llc_size(si);
 	char a[32], b[32];
 	struct os_cpu_ticks t0, t1;
-	struct timespec ts = { 0, 250000000 };
-	double load;
+	struct timespec ts = { 0, 25000000 };
+	double load, runnable = 0;
+	unsigned long long thr0 = 0, thr1 = 0;
+	int ticks = os_cpu_ticks(&t0) == 0, thr = os_throttle_count(&thr0) == 0, nrun = 0, i, n;
 
-	if (os_cpu_ticks(&t0) == 0) {
+	/* 250 ms in ten naps, the run queue sampled after each (this process,
+	 * awake to read it, is one of the tasks counted) */
+	for (i = 0; i < 10; i++) {
 		nanosleep(&ts, NULL);
-		if (os_cpu_ticks(&t1) == 0 && t1.total > t0.total) {
-			double all = (double)(t1.total - t0.total);
-			double busy = 100.0 * (double)(t1.busy - t0.busy) / all;
-			double steal = 100.0 * (double)(t1.steal - t0.steal) / all;
-
-			if (busy > 10)
-				result_add_finding(g, "machine not idle: other processes used %.0f%% of "
-						   "the CPUs in the 250 ms before the run", busy);
-			if (steal > 2)
-				result_add_finding(g, "the hypervisor stole %.0f%% of CPU time before "
-						   "the run", steal);
+		if (os_runnable(&n) == 0) {
+			runnable += n > 0 ? n - 1 : 0;
+			nrun++;
 		}
 	}
+	if (ticks && os_cpu_ticks(&t1) == 0 && t1.total > t0.total) {
+		double all = (double)(t1.total - t0.total);
+		double busy = 100.0 * (double)(t1.busy - t0.busy) / all;
+		double steal = 100.0 * (double)(t1.steal - t0.steal) / all;
+
+		if (busy > 10)
+			result_add_finding(g, "machine not idle: other processes used %.0f%% of "
+					   "the CPUs in the 250 ms before the run", busy);
+		if (steal > 2)
+			result_add_finding(g, "the hypervisor stole %.0f%% of CPU time before "
+					   "the run", steal);
+	}
+	/* a quarter of the CPUs with a task waiting, on average: on 2 CPUs,
+	 * one busy loop is enough */
+	if (nrun && si->threads > 0 && runnable / nrun > 0.25 * si->threads)
+		result_add_finding(g, "runnable tasks: %.1f besides bakeoff on average (%d samples "
+				   "in 250 ms) on %d CPUs: the machine is busy", runnable / nrun,
+				   nrun, si->threads);
+	if (thr && os_throttle_count(&thr1) == 0 && thr1 > thr0)
+		result_add_finding(g, "the CPUs were throttled %llu times (thermal) in the 250 ms "
+				   "before the run", thr1 - thr0);
 	if (os_loadavg(&load) == 0 && si->threads > 0 && load > 0.5 * si->threads)
 		result_add_finding(g, "load average %.2f on %d CPUs: the machine is busy", load,
 				   si->threads);
 	if (si->governor[0] && strcmp(si->governor, "performance") != 0)
 		result_add_finding(g, "cpufreq governor is \"%s\", not \"performance\": the clock "
 				   "may change during the run", si->governor);
+	if (os_cpu_boost() == 1)
+		result_add_finding(g, "CPU boost (turbo) is on: the clock depends on temperature and "
+				   "on how many CPUs are busy");
 	if (strcmp(si->virt, "none") != 0 && strcmp(si->virt, "unknown") != 0 && si->virt[0])
 		result_add_finding(g, "virtual machine (%s): the host's other guests can perturb "
 				   "timings", si->virt);
@@ -55,7 +111,7 @@ void guard_check(struct guard *g, const struct sysinfo *si, const struct bench_o
 		result_add_finding(g, "--mem-size %s is below 4x the last-level cache (%s): "
 				   "memory bandwidth figures include cache hits", a, b);
 	}
-	snprintf(g->verdict, sizeof(g->verdict), "%s", g->nfindings ? "warn" : "ok");
+	guard_judge(g);
 }
 
 void guard_mark(struct guard_mark *m)
@@ -67,6 +123,7 @@ void guard_mark(struct guard_mark *m)
 	m->total = t.total;
 	m->steal = t.steal;
 	m->swap_ok = os_swap_pages(&m->swap_in, &m->swap_out) == 0;
+	m->throttle_ok = os_throttle_count(&m->throttle) == 0;
 }
 
 void guard_during(struct guard *g, const struct guard_mark *before, const struct bench_result *br,
@@ -77,28 +134,27 @@ void guard_during(struct guard *g, const struct guard_mark *before, const struct
 
 	guard_mark(&now);
 	if (before->swap_ok && now.swap_ok &&
-	    (now.swap_in > before->swap_in || now.swap_out > before->swap_out)) {
+	    (now.swap_in > before->swap_in || now.swap_out > before->swap_out))
 		result_add_finding(g, "during %s: the machine swapped (%llu pages in, %llu out): "
 				   "memory was short", br->id, now.swap_in - before->swap_in,
 				   now.swap_out - before->swap_out);
-		snprintf(g->verdict, sizeof(g->verdict), "warn");
+	if (before->throttle_ok && now.throttle_ok && now.throttle > before->throttle)
+		result_add_finding(g, "during %s: the CPUs were throttled %llu times (thermal): "
+				   "the clock was lowered", br->id, now.throttle - before->throttle);
+	if (before->ok && now.ok && now.total > before->total && hz > 0 && threads >= 1) {
+		all = (double)(now.total - before->total);	/* ticks of all CPUs */
+		steal = 100.0 * (double)(now.steal - before->steal) / all;
+		/* busy includes steal; the benchmark's own CPU time is not "other" */
+		other = (double)(now.busy - before->busy) - (double)(now.steal - before->steal) -
+			(br->user_s + br->sys_s) * hz;
+		other = 100.0 * (other > 0 ? other : 0) / all;
+		/* under 20 ticks (0.1 s of 2 CPUs at 100 Hz) a share is too coarse */
+		if (all >= 20 && other > 10)
+			result_add_finding(g, "during %s: machine not idle: other processes used "
+					   "%.0f%% of the CPUs while it ran", br->id, other);
+		if (all >= 20 && steal > 2)
+			result_add_finding(g, "during %s: the hypervisor stole %.0f%% of CPU time",
+					   br->id, steal);
 	}
-	if (!before->ok || !now.ok || now.total <= before->total || hz <= 0 || threads < 1)
-		return;
-	all = (double)(now.total - before->total);	/* ticks of all CPUs */
-	steal = 100.0 * (double)(now.steal - before->steal) / all;
-	/* busy includes steal; the benchmark's own CPU time is not "other" */
-	other = (double)(now.busy - before->busy) - (double)(now.steal - before->steal) -
-		(br->user_s + br->sys_s) * hz;
-	other = 100.0 * (other > 0 ? other : 0) / all;
-	/* under 20 ticks (0.1 s of 2 CPUs at 100 Hz) a share is too coarse */
-	if (all < 20)
-		return;
-	if (other > 10)
-		result_add_finding(g, "during %s: machine not idle: other processes used %.0f%% of "
-				   "the CPUs while it ran", br->id, other);
-	if (steal > 2)
-		result_add_finding(g, "during %s: the hypervisor stole %.0f%% of CPU time", br->id,
-				   steal);
-	snprintf(g->verdict, sizeof(g->verdict), "%s", g->nfindings ? "warn" : "ok");
+	guard_judge(g);
 }

@@ -5,21 +5,31 @@
 #include "result.h"
 #include "sysinfo.h"
 
-/* Inspect the machine before the run (load, other CPU users, frequency
- * governor, virtualization, sizes against caches and memory); appends
- * findings to g and sets its verdict ("ok" or "warn"). Takes ~0.25 s. */
+/* Inspect the machine before the run (other CPU users, runnable tasks,
+ * load, steal, throttling, frequency governor and boost, virtualization,
+ * sizes against caches and memory); appends findings to g and sets its
+ * verdict (guard_judge). Takes ~0.25 s. */
 void guard_check(struct guard *g, const struct sysinfo *si, const struct bench_opts *opt,
 		 int memory_selected);
 
 /* During the run: a mark taken before a benchmark, and the findings about
  * what else the machine did while it ran (other processes' CPU time,
- * hypervisor steal, swapping), added to g as "during ID: ..." sentences. */
+ * hypervisor steal, swapping, thermal throttling), added to g as
+ * "during ID: ..." sentences; the verdict is judged again. */
 struct guard_mark {
-	int ok, swap_ok;
-	unsigned long long busy, total, steal, swap_in, swap_out;
+	int ok, swap_ok, throttle_ok;
+	unsigned long long busy, total, steal, swap_in, swap_out, throttle;
 };
 void guard_mark(struct guard_mark *m);
 void guard_during(struct guard *g, const struct guard_mark *before, const struct bench_result *br,
 		  int threads);
+
+/* A finding that says the machine disturbed the measurement (busy, load,
+ * runnable tasks, steal, swapping, throttling; before the run or "during
+ * ID: ..."), as opposed to a standing condition (a VM, a governor, a size). */
+int guard_finding_suspect(const char *finding);
+/* Set g's verdict: "suspect" when any finding is such a disturbance,
+ * "valid" otherwise. */
+void guard_judge(struct guard *g);
 
 #endif

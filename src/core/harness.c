@@ -7,7 +7,9 @@
  * clamped to zero and a median that is (nearly) all overhead fails the
  * benchmark instead of being reported. At least cfg.samples samples are
  * taken; more are added, up to max_samples and the time budget, while the
- * 95% CI of the median is wider than ci_target of the median.
+ * 95% CI of the median is wider than ci_target of the median (--ci-target:
+ * then max_samples is as many as the budget holds, and the figure records
+ * the half-width it reached).
  *
  * --parallel N forks N copies of the whole benchmark; they measure in
  * lockstep (one calibration, a common start, a cooldown: see conduct()),
@@ -479,6 +481,11 @@ int harness_measure(struct bench_ctx *ctx, const struct measure *m, double *medi
 	met->detail = m->detail;
 	met->raw_ns = raw_med;
 	met->op_ns = st.median;
+	if (cfg->ci_target_given) {
+		met->ci_target = cfg->ci_target;
+		met->ci_reached = met->st.median > 0 ?
+			(met->st.ci_hi - met->st.ci_lo) / 2 / met->st.median : 1;
+	}
 	harness_cpu_record(met, &cpu0, &cpu1);
 	if (median)
 		*median = met->st.median;
@@ -653,9 +660,12 @@ static void aggregate(struct bench_result *br, struct bench_result *copies, int 
 			/* per-op times of copy 0; CPU of all copies over the longest phase */
 			m->raw_ns = m0->raw_ns;
 			m->op_ns = m0->op_ns;
+			m->ci_target = m0->ci_target;	/* met only when every copy met it */
 			for (c = 0; c < n; c++) {
 				const struct metric *mc = result_metric(&copies[c], m0->name);
 
+				if (mc->ci_reached > m->ci_reached)
+					m->ci_reached = mc->ci_reached;
 				m->cpu_user_s += mc->cpu_user_s;
 				m->cpu_sys_s += mc->cpu_sys_s;
 				if (mc->cpu_wall_s > m->cpu_wall_s)

@@ -14,6 +14,8 @@ struct harness_cfg {
 	int samples;		/* samples taken at least (default 11) */
 	int max_samples;	/* adaptive ceiling (default 3 x samples) */
 	double ci_target;	/* stop adding samples once CI half-width / median is below */
+	int ci_target_given;	/* --ci-target given: max_samples is set by the budget, and
+				 * each figure records the target and what it reached */
 	uint64_t budget_ns;	/* bounds calibration (half of it) and the adaptive extra
 				 * samples; the minimum samples always run */
 	uint64_t (*now)(void);	/* the clock; tests inject a fake one */

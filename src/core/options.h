@@ -22,6 +22,7 @@ enum opt_type {
 	OT_WARMUP,	/* a count (cfg.warmup_reps) or a duration (cfg.ramp_ns) */
 	OT_STRING,	/* text, at most 255 bytes (const char * field, pointing into argv) */
 	OT_RATE,	/* bits per second with a decimal suffix: 100M, 1.5G (uint64_t field) */
+	OT_PERCENT,	/* a percentage, "2%" or "2" (double field: the fraction, 0.02) */
 };
 
 enum opt_target { IN_CFG, IN_OPT };	/* struct harness_cfg or struct bench_opts */

@@ -51,6 +51,23 @@ int os_swap_pages(unsigned long long *in, unsigned long long *out)
 	return -1;
 }
 
+int os_runnable(int *n)
+{
+	(void)n;	/* vm.loadavg gives no run queue; kern.proc would */
+	return -1;
+}
+
+int os_cpu_boost(void)
+{
+	return -1;	/* machdep.hwpstate / hw.cpufrequency on some systems */
+}
+
+int os_throttle_count(unsigned long long *n)
+{
+	(void)n;
+	return -1;
+}
+
 int os_cpuset_get(struct os_cpuset *set)
 {
 	(void)set;

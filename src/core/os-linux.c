@@ -692,6 +692,67 @@ int os_loadavg(double *load1)
 	return n == 1 ? 0 : -1;
 }
 
+int os_runnable(int *n)
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+	double l1, l5, l15;
+	int run, total, k;
+
+	if (!f)
+		return -1;
+	/* "0.50 0.40 0.30 2/345 6789": running or runnable / all tasks */
+	k = fscanf(f, "%lf %lf %lf %d/%d", &l1, &l5, &l15, &run, &total);
+	fclose(f);
+	if (k != 5 || run < 0)
+		return -1;
+	*n = run;
+	return 0;
+}
+
+int os_cpu_boost(void)
+{
+	long long v;
+
+	/* acpi-cpufreq and amd-pstate: a global switch, or one per policy */
+	if ((v = read_ll("/sys/devices/system/cpu/cpufreq/boost", -1)) >= 0 ||
+	    (v = read_ll("/sys/devices/system/cpu/cpufreq/policy0/boost", -1)) >= 0)
+		return v != 0;
+	/* intel_pstate says the opposite */
+	if ((v = read_ll("/sys/devices/system/cpu/intel_pstate/no_turbo", -1)) >= 0)
+		return v == 0;
+	return -1;
+}
+
+int os_throttle_count(unsigned long long *n)
+{
+	static const char *const kinds[] = { "core_throttle_count", "package_throttle_count" };
+	DIR *d = opendir("/sys/devices/system/cpu");
+	struct dirent *e;
+	char path[300];
+	int seen = 0;
+	size_t k;
+
+	if (!d)
+		return -1;
+	*n = 0;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, "cpu", 3) || !isdigit((unsigned char)e->d_name[3]))
+			continue;
+		for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+			long long v;
+
+			str_fmt(path, sizeof path, "/sys/devices/system/cpu/%s/thermal_throttle/%s",
+				e->d_name, kinds[k]);
+			if ((v = read_ll(path, -1)) >= 0) {
+				*n += (unsigned long long)v;
+				seen = 1;
+			}
+		}
+	}
+	closedir(d);
+	return seen ? 0 : -1;
+}
+
 /* ---------- CPU affinity ---------- */
 
 int os_cpuset_get(struct os_cpuset *set)

@@ -45,6 +45,14 @@ int os_cpu_ticks(struct os_cpu_ticks *t);
 int os_loadavg(double *load1);
 /* Pages swapped in and out since boot: 0, or -1 when unknown. */
 int os_swap_pages(unsigned long long *in, unsigned long long *out);
+/* Tasks running or waiting for a CPU now, the caller included: 0, or -1
+ * when unknown. */
+int os_runnable(int *n);
+/* CPU boost (turbo): 1 on, 0 off, -1 when the OS shows no such switch. */
+int os_cpu_boost(void);
+/* Thermal throttling events of all CPUs since boot (core and package):
+ * 0, or -1 when the OS shows no such counters (a guest usually has none). */
+int os_throttle_count(unsigned long long *n);
 
 /* ---------- CPU affinity (see affinity.h for the policy) ---------- */
 

@@ -95,6 +95,8 @@
 #ifdef BAKEOFF_TESTING
 #define BENCH_LIST_TEST(X) \
 	X(test_ok) \
+	X(test_work) \
+	X(test_work2) \
 	X(test_segv) \
 	X(test_fail) \
 	X(test_sleep) \

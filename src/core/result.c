@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "guard.h"
 #include "result.h"
 #include "scratch.h"
 
@@ -249,6 +250,13 @@ static void write_bench(struct jw *w, const struct bench_result *b)
 			write_nums(w, "amount", m->iv_amount, m->niv);
 			jw_obj_end(w);
 		}
+		if (m->ci_target > 0) {
+			jw_obj_begin(w, "ci_target");
+			jw_num(w, "target", m->ci_target);
+			jw_num(w, "reached", m->ci_reached);
+			jw_bool(w, "met", m->ci_reached <= m->ci_target);
+			jw_obj_end(w);
+		}
 		if (m->nruns) {
 			jw_obj_begin(w, "runs");
 			write_nums(w, "median", m->run_median, m->nruns);
@@ -302,13 +310,15 @@ void result_to_json(const struct result *r, struct buf *out)
 	jw_num(&w, "loop_overhead_ns", r->loop_ns);
 	jw_num(&w, "target_sample_ns", r->target_sample_ns);
 	jw_int(&w, "samples", r->samples);
+	if (r->ci_target > 0)
+		jw_num(&w, "ci_target", r->ci_target);
 	jw_obj_end(&w);
 	jw_obj_end(&w);
 	jw_obj_begin(&w, "host");
 	sysinfo_write_json(&r->host, &w);
 	jw_obj_end(&w);
 	jw_obj_begin(&w, "guard");
-	jw_str(&w, "verdict", r->guard.verdict[0] ? r->guard.verdict : "ok");
+	jw_str(&w, "verdict", r->guard.verdict[0] ? r->guard.verdict : "valid");
 	jw_arr_begin(&w, "findings");
 	for (i = 0; i < r->guard.nfindings; i++)
 		jw_str(&w, NULL, r->guard.findings[i]);
@@ -436,6 +446,15 @@ static int read_metric_extra(struct rd *rd, const struct json *j, struct metric 
 		if (n1 != n2 || n1 != n3)
 			return rd_fail(rd, o, "\"intervals\" arrays differ in length");
 		m->niv = n1;
+	}
+	if ((o = json_get(j, "ci_target"))) {
+		if (o->type != JSON_OBJECT)
+			return rd_fail(rd, o, "\"ci_target\" must be an object");
+		if (need_num(rd, o, "target", &m->ci_target) < 0 ||
+		    need_num(rd, o, "reached", &m->ci_reached) < 0)
+			return -1;
+		if (!(m->ci_target > 0 && m->ci_target < 1) || !(m->ci_reached >= 0))
+			return rd_fail(rd, o, "\"ci_target\": target must be in (0, 1), reached >= 0");
 	}
 	if ((o = json_get(j, "runs"))) {
 		if (o->type != JSON_OBJECT)
@@ -655,6 +674,11 @@ static int read_result(struct rd *rd, const struct json *root, struct result *r)
 	    need_num(rd, h, "samples", &d) < 0)
 		return -1;
 	r->samples = (int)d;
+	if ((v = json_get(h, "ci_target"))) {
+		if (v->type != JSON_NUMBER || !(v->number > 0 && v->number < 1))
+			return rd_fail(rd, v, "\"ci_target\" must be a number between 0 and 1");
+		r->ci_target = v->number;
+	}
 	if (sysinfo_from_json(&r->host, host, err, sizeof(err)) < 0)
 		return rd_fail(rd, host, "host: %s", err);
 	if (!(v = need(rd, guard, "verdict", JSON_STRING)) ||
@@ -668,6 +692,10 @@ static int read_result(struct rd *rd, const struct json *root, struct result *r)
 		if (r->guard.nfindings != i + 1 || !r->guard.findings[i])
 			return rd_fail(rd, fi->items[i], "out of memory");
 	}
+	/* files written before the verdict was named valid/suspect said "ok"
+	 * (no finding) or "warn" (any finding): judge their findings again */
+	if (strcmp(r->guard.verdict, "ok") == 0 || strcmp(r->guard.verdict, "warn") == 0)
+		guard_judge(&r->guard);
 	for (i = 0; i < benches->n; i++) {
 		struct bench_result *b = result_add_bench(r, NULL, NULL, NULL);
 
@@ -1108,6 +1136,8 @@ int result_merge_run(struct bench_result *acc, const struct bench_result *next, 
 			m->note = xstrdup(n->note);
 			m->iterations = n->iterations;
 			m->overhead_ns = n->overhead_ns;
+			m->ci_target = n->ci_target;
+			m->ci_reached = n->ci_reached;
 		} else if (append_doubles(&m->samples, m->nsamples, n->samples, n->nsamples) < 0) {
 			return -1;
 		} else {
@@ -1115,6 +1145,9 @@ int result_merge_run(struct bench_result *acc, const struct bench_result *next, 
 			if (!m->note && n->note)
 				m->note = xstrdup(n->note);
 			m->cache_suspect |= n->cache_suspect;
+			/* the target is met only when every run met it */
+			if (n->ci_reached > m->ci_reached)
+				m->ci_reached = n->ci_reached;
 		}
 		if (append_doubles(&m->run_median, m->nruns, &n->st.median, 1) < 0 ||
 		    append_doubles(&m->run_cv, m->nruns, &n->st.cv, 1) < 0)

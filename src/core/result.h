@@ -63,6 +63,10 @@ struct metric {
 	 * run's samples and st describes them pooled. */
 	double *run_median, *run_cv;
 	size_t nruns;
+	/* --ci-target: the half-width of the 95% CI asked for and the one
+	 * reached, as fractions of the median (ci_target 0: none asked); the
+	 * target was missed when ci_reached > ci_target. */
+	double ci_target, ci_reached;
 };
 
 struct bench_result {
@@ -77,7 +81,7 @@ struct bench_result {
 };
 
 struct guard {
-	char verdict[16];	/* "ok" or "warn" */
+	char verdict[16];	/* "valid" or "suspect" (guard_judge) */
 	char **findings;
 	size_t nfindings;
 };
@@ -98,6 +102,7 @@ struct result {
 	double loop_ns;
 	double target_sample_ns;
 	int samples;
+	double ci_target;	/* --ci-target given (0: not) */
 	struct sysinfo host;
 	struct guard guard;
 	struct bench_result *benches;

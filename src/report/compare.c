@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "compare.h"
+#include "guard.h"
 #include "report.h"
 #include "options.h"
 #include "result.h"
@@ -459,11 +460,11 @@ static void add_pdiff(struct pdiff **d, size_t *n, const char *what, const char 
 }
 
 /* Guard findings that describe the machine during the run (busy, stolen
- * time) rather than a standing condition (a VM, a governor, a size). */
+ * time, swapping, throttling: what makes the guard's verdict "suspect")
+ * rather than a standing condition (a VM, a governor, a size). */
 static int finding_transient(const char *s)
 {
-	return strstr(s, "not idle") || strstr(s, "stole") || strstr(s, "load average") ||
-	       strstr(s, "busy") || strstr(s, "swap") || strstr(s, "throttl");
+	return guard_finding_suspect(s);
 }
 
 static int has_finding(const struct result *r, const char *s)
@@ -500,7 +501,9 @@ static void check_guard(const struct cmp_file *fs, size_t nf, struct cmp_lines *
 		const struct result *r = &fs[k].r;
 		char busy[1200] = "";
 
-		if (strcmp(r->guard.verdict, "ok") && strcmp(r->guard.verdict, "warn"))
+		/* "suspect" is said with its reasons below; a verdict this
+		 * version does not know is said as it is */
+		if (strcmp(r->guard.verdict, "valid") && strcmp(r->guard.verdict, "suspect"))
 			add_line(warn, "guard: %s (%s) has the verdict \"%s\"", fs[k].label,
 				 fs[k].path, r->guard.verdict);
 		/* a busy machine: one warning per file, every such finding made
@@ -537,9 +540,13 @@ static void check_guard(const struct cmp_file *fs, size_t nf, struct cmp_lines *
 					 nd == 1 ? "" : "s", during, nd > 3 ? ", ..." : "");
 		}
 		if (busy[0])
-			add_line(warn, "guard: %s was measured on a busy machine: %s (%s%s)", fs[k].label,
-				 busy, quiet[0] ? quiet : "no file was measured on a quiet machine",
+			add_line(warn, "guard: %s is suspect, measured on a busy machine: %s (%s%s)",
+				 fs[k].label, busy,
+				 quiet[0] ? quiet : "no file was measured on a quiet machine",
 				 quiet[0] ? ": no such finding" : "");
+		else if (strcmp(r->guard.verdict, "suspect") == 0)	/* judged by a newer guard */
+			add_line(warn, "guard: %s (%s) has the verdict \"suspect\"", fs[k].label,
+				 fs[k].path);
 		/* standing conditions: a warning when only some files have one */
 		for (i = 0; i < r->guard.nfindings; i++) {
 			const char *g = r->guard.findings[i];

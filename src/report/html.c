@@ -134,7 +134,7 @@ static void hosts(const struct result *const *rs, size_t n, FILE *f)
 			r->incomplete ? ", <b>incomplete</b>" : "");
 		report_html_esc(f, h->version);
 		fputs("</dd><dt>Guard</dt><dd>", f);
-		fprintf(f, "<span class=\"%s\">", strcmp(r->guard.verdict, "ok") ? "warn" : "okv");
+		fprintf(f, "<span class=\"%s\">", strcmp(r->guard.verdict, "valid") ? "warn" : "okv");
 		report_html_esc(f, r->guard.verdict);
 		fputs("</span>", f);
 		if (r->guard.nfindings) {

@@ -44,8 +44,10 @@ static void report_header(const struct result *r, FILE *f)
 	if (r->runs > 1)	/* compare */
 		fprintf(f, ", %d runs of each benchmark (samples pooled)", r->runs);
 	fprintf(f, "%s\n", r->interrupted ? ", INTERRUPTED" : "");
-	fprintf(f, "harness: >= %d samples of >= %.0f ms; clock ", r->samples,
-		r->target_sample_ns / 1e6);
+	fprintf(f, "harness: >= %d samples of >= %.0f ms", r->samples, r->target_sample_ns / 1e6);
+	if (r->ci_target > 0)	/* --ci-target */
+		fprintf(f, ", more until the 95%% CI is within +-%.3g%%", r->ci_target * 100);
+	fputs("; clock ", f);
 	report_put(f, r->clock.source ? r->clock.source : "?", 0);
 	fprintf(f, ", resolution %.0f ns, cost %.1f ns; loop overhead %.2f ns/iteration subtracted\n",
 		r->clock.resolution_ns, r->clock.cost_ns, r->loop_ns);
@@ -214,6 +216,9 @@ void report_text(const struct result *r, FILE *f, int all)
 				report_put(f, m->note, 0);
 				fputc(']', f);
 			}
+			if (m->ci_target > 0 && m->ci_reached > m->ci_target)	/* --ci-target */
+				fprintf(f, "  [CI target +-%.3g%% missed: +-%.3g%% after %zu samples]",
+					m->ci_target * 100, m->ci_reached * 100, m->st.n);
 			extra_lines(m, f);
 			fputc('\n', f);
 		}

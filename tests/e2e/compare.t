@@ -35,7 +35,7 @@ edit() {
 # quiet FILE — no guard findings (a busy machine must not fail the checks
 # that expect no warning)
 quiet() {
-	edit "$1" "$1.q" '$r->{guard} = { verdict => "ok", findings => [] }' && mv "$1.q" "$1"
+	edit "$1" "$1.q" '$r->{guard} = { verdict => "valid", findings => [] }' && mv "$1.q" "$1"
 }
 quiet "$TMP/a.json"
 quiet "$TMP/a2.json"
@@ -76,7 +76,7 @@ edit "$TMP/a.json" "$TMP/w.json" '
 	$r->{run}{parallel} = 2;
 	bench("mem.bw.copy")->{params}{pinned} = "yes";
 	mt("mem.bw.copy")->{cache_suspect} = JSON::PP::true;
-	$r->{guard} = { verdict => "warn", findings => [
+	$r->{guard} = { verdict => "suspect", findings => [
 		"machine not idle: other processes used 60% of the CPUs in the 250 ms before the run",
 		"cpufreq governor is \"powersave\", not \"performance\": the clock may change during the run" ] };'
 ok $? "a file that differs in every way"
@@ -90,7 +90,7 @@ compiler|compiler differs: A "
 profile|profile differs: A quick, B standard
 parallel copies|parallel copies differ: A 1, B 2
 pinning|setting differs: pinned: A (not recorded), B "yes" (mem.bw.copy)
-a busy machine|guard: B was measured on a busy machine: machine not idle: other processes used 60% of the CPUs in the 250 ms before the run (A: no such finding)
+a busy machine|guard: B is suspect, measured on a busy machine: machine not idle: other processes used 60% of the CPUs in the 250 ms before the run (A: no such finding)
 a guard finding one file lacks|guard findings differ: B: cpufreq governor is "powersave"
 a figure that may be cached|mem.bw.copy may be the page cache's figure: A not marked, B cached?
 EOF
@@ -102,11 +102,20 @@ check "  every warning on stderr" sh -c "[ \$(grep -c '^  - ' '$TMP/e') -ge 9 ]"
 check "  no table" sh -c "[ ! -s '$TMP/o' ]"
 edit "$TMP/a.json" "$TMP/s.json" '$r->{guard}{verdict} = "suspect"'
 "$BAKEOFF" compare "$TMP/a.json" "$TMP/s.json" >"$TMP/o" 2>&1
-check "a guard verdict \"suspect\" is a warning" grep -q 'has the verdict "suspect"' "$TMP/o"
+check "a guard verdict \"suspect\" is a warning" grep -q 'B (.*s.json) has the verdict "suspect"' "$TMP/o"
+edit "$TMP/a.json" "$TMP/s.json" '$r->{guard}{verdict} = "doubtful"'
+"$BAKEOFF" compare "$TMP/a.json" "$TMP/s.json" >"$TMP/o" 2>&1
+check "a guard verdict this version does not know is a warning" \
+	grep -q 'B (.*s.json) has the verdict "doubtful"' "$TMP/o"
 edit "$TMP/a.json" "$TMP/v1.json" '$r->{guard} = { verdict => "warn", findings => ["virtual machine (kvm): the host'"'"'s other guests can perturb timings"] }'
 "$BAKEOFF" compare --strict "$TMP/v1.json" "$TMP/v1.json" >"$TMP/o" 2>&1
 ok $? "a standing finding both files share is not a warning (--strict passes)"
 check "  it is a note" grep -q '^  - every file: virtual machine (kvm)' "$TMP/o"
+"$BAKEOFF" report "$TMP/v1.json" >"$TMP/o" 2>&1
+check "an old file's \"warn\" for a standing finding reads as valid" grep -q '^guard: valid$' "$TMP/o"
+edit "$TMP/a.json" "$TMP/v2.json" '$r->{guard} = { verdict => "warn", findings => ["load average 3.00 on 2 CPUs: the machine is busy"] }'
+"$BAKEOFF" report "$TMP/v2.json" >"$TMP/o" 2>&1
+check "an old file's \"warn\" for a busy machine reads as suspect" grep -q '^guard: suspect$' "$TMP/o"
 
 # ---- verdicts from samples the test sets (no real timing relation) ----
 edit "$TMP/a.json" "$TMP/base.json" '

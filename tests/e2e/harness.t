@@ -123,4 +123,27 @@ fi
 ok $(($? != 2)) "--reps with no long operation selected: exit 2"
 check "names the option and its readers" grep -q -- "--reps is not read by any benchmark selected; it is read by [a-z]" "$TMP/e"
 check "nothing written" [ ! -e "$TMP/x.json" ]
+
+# 8. --ci-target: every figure records the target, what it reached and
+# whether it met it, consistently; a miss is printed. (Whether a target is
+# met depends on the machine's noise: only the record's consistency is
+# checked. tests/unit/t-harness.c checks met and missed on a fake clock.)
+for t in 50% 0.1%; do
+	"$B" run --ci-target $t --samples 3 --sample-time 1ms --budget 100ms -o "$TMP/ci$t.json" \
+		test.ok >"$TMP/ci.out" 2>/dev/null
+	ok $? "--ci-target $t: a run"
+	want=$(perl -e 'print $ARGV[0] / 100' "${t%\%}")
+	check "  the run records the target ($want)" \
+		[ "$(jget "$TMP/ci$t.json" '$r->{run}{harness}{ci_target}')" = "$want" ]
+	check "  the figure records target, reached and met, consistently" \
+		[ "$(jget "$TMP/ci$t.json" 'my $c = metric("test.ok")->{ci_target}; $c && $c->{target} == '"$want"' && $c->{reached} >= 0 && ($c->{met} ? 1 : 0) == ($c->{reached} <= $c->{target} ? 1 : 0) ? 1 : 0')" = 1 ]
+	if [ "$(jget "$TMP/ci$t.json" 'metric("test.ok")->{ci_target}{met} ? 1 : 0')" = 1 ]; then
+		check "  met: no miss printed" sh -c "! grep -q 'CI target .* missed' '$TMP/ci.out'"
+	else
+		check "  missed: the table says so" grep -q "test.ok .*\[CI target +-${t%\%}% missed: +-[0-9.]*% after [0-9]* samples\]" "$TMP/ci.out"
+	fi
+done
+"$B" run --samples 3 --sample-time 1ms -o "$TMP/noci.json" test.ok >/dev/null 2>&1
+check "without --ci-target, no target is recorded" \
+	[ -z "$(jget "$TMP/noci.json" '$r->{run}{harness}{ci_target} // metric("test.ok")->{ci_target}')" ]
 done_testing

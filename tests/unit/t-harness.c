@@ -3,7 +3,8 @@
  * iteration 5 ns and every operation 100 ns must give exactly 100 ns; a
  * real busy-wait of 2 us must come out at 2 us; all-overhead work must
  * fail instead of reporting zero; --parallel copies aggregate (averaging
- * times, adding throughputs). */
+ * times, adding throughputs); --ci-target samples until the interval is
+ * narrow enough or the budget is spent, and records a miss. */
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
@@ -24,6 +25,17 @@ static int fake_op(void *state, uint64_t n)
 {
 	(void)state;
 	fake_t += n * (fake_op_ns + fake_loop_ns);
+	return 0;
+}
+
+/* Noisy on the fake clock: every other call costs 30% more, so the CI of
+ * the median never narrows below about +-15%. */
+static int noisy_op(void *state, uint64_t n)
+{
+	static unsigned calls;
+
+	(void)state;
+	fake_t += n * (fake_op_ns + fake_loop_ns + (calls++ % 2 ? 30 : 0));
 	return 0;
 }
 
@@ -150,6 +162,39 @@ int main(void)
 	ctx.reason[0] = 0;
 	ok(harness_measure(&ctx, &m, &med) < 0 && strstr(ctx.reason, "operation failed"),
 	   "failing op: %s", ctx.reason);
+
+	/* 3b. --ci-target: an exact op meets 2% with the minimum samples; a
+	 * noisy one samples past the 3x ceiling until the budget is spent, and
+	 * the figure records the target and the half-width it reached. */
+	{
+		uint64_t t0;
+
+		fake_harness(&h);
+		h.cfg.ci_target = 0.02;
+		h.cfg.ci_target_given = 1;
+		h.cfg.max_samples = 100000;
+		h.cfg.budget_ns = 1000000000ull;	/* 1 s of the fake clock: ~100 samples */
+		m.op = fake_op;
+		m.name = "ci-exact";
+		harness_measure(&ctx, &m, &med);
+		met = result_metric(br, "ci-exact");
+		ok(met && met->nsamples == 11, "--ci-target 2%%, no noise: the 11 samples suffice (%zu)",
+		   met ? met->nsamples : 0);
+		ok(met && met->ci_target == 0.02 && met->ci_reached == 0,
+		   "  target 2%% recorded, met (reached %g)", met ? met->ci_reached : -1);
+		m.op = noisy_op;
+		m.name = "ci-noisy";
+		t0 = fake_t;
+		harness_measure(&ctx, &m, &med);
+		met = result_metric(br, "ci-noisy");
+		ok(met && met->nsamples > 33, "--ci-target 2%%, noisy: past the 3x ceiling (%zu samples)",
+		   met ? met->nsamples : 0);
+		ok(fake_t - t0 <= h.cfg.budget_ns + 2 * h.cfg.target_ns,
+		   "  until the budget is spent (%.3f s of 1 s)", (double)(fake_t - t0) / 1e9);
+		ok(met && met->ci_target == 0.02 && met->ci_reached > 0.02,
+		   "  the miss is recorded: +-%.1f%% reached", met ? met->ci_reached * 100 : -1);
+		m.op = fake_op;
+	}
 
 	/* 4. Real clock: a 2 us busy wait per operation. */
 	{

@@ -31,7 +31,7 @@ static void build(struct result *r)
 	r->loop_ns = 0.33;
 	r->target_sample_ns = 1e7;
 	r->samples = 11;
-	snprintf(r->guard.verdict, sizeof(r->guard.verdict), "warn");
+	snprintf(r->guard.verdict, sizeof(r->guard.verdict), "suspect");
 	result_add_finding(&r->guard, "load average %.2f", 1.5);
 	b = result_add_bench(r, "proc.syscall.null", "proc", "Null syscall");
 	result_set_status(b, ST_OK, NULL);
@@ -48,6 +48,8 @@ static void build(struct result *r)
 	m->per_copy[1] = 2;
 	m->ncopies = 2;
 	m->note = strdup("a note");
+	m->ci_target = 0.02;	/* --ci-target 2%, missed */
+	m->ci_reached = 0.035;
 	b = result_add_bench(r, "proc.fork.exec", "proc", "Exec");
 	result_set_status(b, ST_UNSUPPORTED, "no /bin/true");
 }
@@ -80,6 +82,7 @@ int main(void)
 	is_str(b.host.hostname, a.host.hostname, "host survives");
 	is_num(b.clock.cost_ns, 22.5, 0, "clock cost");
 	is_int(b.guard.nfindings, 1, "guard finding");
+	is_str(b.guard.verdict, "suspect", "guard verdict");
 	br = result_bench(&b, "proc.syscall.null");
 	ok(br && br->status == ST_OK, "bench status");
 	m = br ? result_metric(br, "") : NULL;
@@ -88,6 +91,9 @@ int main(void)
 	   "statistics exact");
 	ok(m && m->ncopies == 2 && m->per_copy[1] == 2, "per-copy medians");
 	is_str(m ? m->note : NULL, "a note", "note");
+	ok(m && m->ci_target == 0.02 && m->ci_reached == 0.035, "--ci-target and what was reached");
+	ok(strstr(text, "\"reached\": 0.035") && strstr(text, "\"met\": false"),
+	   "  written with met false");
 	ok(br && result_param(br, "program") && strcmp(result_param(br, "program")->str, "/bin/true") == 0,
 	   "string param");
 	br = result_bench(&b, "proc.fork.exec");
@@ -95,6 +101,47 @@ int main(void)
 	   "unsupported with reason");
 	free(again);
 	result_free(&b);
+
+	/* Files from before valid/suspect: "ok" reads as valid, "warn" is
+	 * judged again from its findings; other verdicts are kept as they are. */
+	{
+		static const struct {
+			const char *verdict, *finding, *want;
+		} old[] = {
+			{ "ok", NULL, "valid" },
+			{ "warn", "virtual machine (kvm): the host's other guests can perturb timings",
+			  "valid" },
+			{ "warn", "load average 3.00 on 2 CPUs: the machine is busy", "suspect" },
+			{ "warn", "during mem.lat: machine not idle: other processes used 50% of the "
+				  "CPUs while it ran", "suspect" },
+			{ "warn", "--dir /mnt/swap is on tmpfs: this measures memory, not a disk", "valid" },
+			{ "valid", NULL, "valid" },
+			{ "doubtful", NULL, "doubtful" },
+		};
+		size_t k;
+
+		for (k = 0; k < sizeof(old) / sizeof(old[0]); k++) {
+			struct result c;
+			char *t, *at;
+
+			build(&c);
+			snprintf(c.guard.verdict, sizeof(c.guard.verdict), "%s", old[k].verdict);
+			free(c.guard.findings[0]);
+			c.guard.nfindings = 0;
+			if (old[k].finding)
+				result_add_finding(&c.guard, "%s", old[k].finding);
+			t = render(&c);
+			result_free(&c);
+			ok((at = strstr(t, old[k].verdict)) != NULL, "written as %s", old[k].verdict);
+			ok(result_from_json(t, strlen(t), &c, &off, err, sizeof(err)) == 0, "reads: %s",
+			   err);
+			is_str(c.guard.verdict, old[k].want, "verdict %s with %s reads as %s",
+			       old[k].verdict, old[k].finding ? old[k].finding : "no finding",
+			       old[k].want);
+			result_free(&c);
+			free(t);
+		}
+	}
 
 	/* --runs: three runs folded into one, and the run medians round-trip. */
 	{
