@@ -534,8 +534,12 @@ static int cmd_run(int argc, char **argv)
 		}
 		/* not for disk (the kernel's writeback threads work for it) nor
 		 * against the run's own net server (a process of this run) */
-		if (strcmp(b->group, "disk") && !(a.opt.net_embedded && strcmp(b->group, "net") == 0))
+		if (strcmp(b->group, "disk") && !(a.opt.net_embedded && strcmp(b->group, "net") == 0)) {
+			size_t from = r.guard.nfindings;
+
 			guard_during(&r.guard, &mark, shown, r.host.threads);
+			guard_explain(&r.guard, from, br);
+		}
 		progress(&a, tty, k++, total, shown, b->id, 0);
 		if (shown->status == ST_FAILED)
 			failed = 1;

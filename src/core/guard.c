@@ -19,6 +19,7 @@
  * took. Runnable tasks are not judged during a benchmark: its own
  * processes are among them. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -157,4 +158,36 @@ void guard_during(struct guard *g, const struct guard_mark *before, const struct
 					   br->id, steal);
 	}
 	guard_judge(g);
+}
+
+void guard_explain(const struct guard *g, size_t from, struct bench_result *br)
+{
+	char seen[1024] = "";
+	size_t i, j, l, n = 0;
+	const char *what;
+	char *note;
+
+	for (i = from; i < g->nfindings; i++) {
+		what = g->findings[i];
+		if (!what || !guard_finding_suspect(what))
+			continue;
+		if (strncmp(what, "during ", 7) == 0 && strstr(what, ": "))
+			what = strstr(what, ": ") + 2;
+		l = strlen(seen);
+		snprintf(seen + l, sizeof(seen) - l, "%s%s", n++ ? "; " : "", what);
+	}
+	if (!n)
+		return;
+	for (j = 0; j < br->nmetrics; j++) {
+		struct metric *m = &br->metrics[j];
+
+		if (!m->note || strstr(m->note, seen))
+			continue;	/* none, or said in an earlier run (--runs) */
+		l = strlen(seen) + strlen(m->note) + 32;
+		if (!(note = malloc(l)))
+			continue;
+		snprintf(note, l, "first, %s; then: %s", seen, m->note);
+		free(m->note);
+		m->note = note;
+	}
 }

@@ -24,6 +24,14 @@ void guard_mark(struct guard_mark *m);
 void guard_during(struct guard *g, const struct guard_mark *before, const struct bench_result *br,
 		  int threads);
 
+/* The disturbances found during br (findings from index `from` on) come
+ * first in the notes of br's figures: a figure's note is a reading of it
+ * (a plateau that differs from the cache size the OS reports, a latency
+ * that rises past the TLB's reach), and a busy machine explains it before
+ * any guess about the hardware does. Figures without a note keep none: the
+ * run's findings list every disturbance. */
+void guard_explain(const struct guard *g, size_t from, struct bench_result *br);
+
 /* A finding that says the machine disturbed the measurement (busy, load,
  * runnable tasks, steal, swapping, throttling; before the run or "during
  * ID: ..."), as opposed to a standing condition (a VM, a governor, a size). */
