@@ -339,6 +339,20 @@ int compare_param_is_setting(const char *key)
 /* ---- the files ---- */
 
 /* A metric of a file by key, only when its benchmark ran ok. */
+/* Whether a figure is compared by default: not curve points and
+ * intermediate figures (detail), nor disk.seq's "NAME % of ceiling", a
+ * ratio of two figures without samples of its own, whose verdict (judged
+ * on the floor alone) could contradict that of NAME itself, which is
+ * compared. --all compares them all. */
+static int compared(const struct metric *m, int all)
+{
+	size_t l = strlen(m->name), t = strlen(" % of ceiling");
+
+	if (all)
+		return 1;
+	return !m->detail && !(l > t && strcmp(m->name + l - t, " % of ceiling") == 0);
+}
+
 static const struct metric *find_metric(const struct cmp_file *f, const char *id,
 					const char *name, const struct bench_result **bout)
 {
@@ -966,7 +980,7 @@ static void build_partial(struct comparison *c)
 				char in[80] = "", notin[80] = "", key[700];
 				int first = 1;
 
-				if (mt->detail && !c->all)
+				if (!compared(mt, c->all))
 					continue;
 				for (j = 0; j < nf; j++) {
 					int has = find_metric(&fs[j], b->id, mt->name, NULL) != NULL;
@@ -1016,7 +1030,7 @@ static int build_rows(struct comparison *c)
 		for (m = 0; b->status == ST_OK && m < b->nmetrics; m++) {
 			struct cmp_row *rw = &c->rows[c->nrows];
 
-			if (b->metrics[m].detail && !c->all)
+			if (!compared(&b->metrics[m], c->all))
 				continue;
 			rw->id = b->id;
 			rw->name = b->metrics[m].name;
