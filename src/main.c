@@ -547,7 +547,8 @@ static int cmd_run(int argc, char **argv)
 		r.duration_s = (double)(clock_ns() - t0) / 1e9;
 		/* Each finished benchmark is in the file at once: a run killed
 		 * now still leaves a valid result (marked incomplete). */
-		if (!to_stdout && save_now(&r, path, 0, err, sizeof(err)) < 0)
+		if (!to_stdout && !scratch_interrupted() &&	/* else the final save is next */
+		    save_now(&r, path, 0, err, sizeof(err)) < 0)
 			fprintf(stderr, "bakeoff: cannot update the result: %s\n", err);
 	}
 	scratch_remove();
