@@ -587,6 +587,9 @@ static void check_pair(const struct cfile *f0, const struct cfile *fk, struct li
 	if (strcmp(a->host.version, b->host.version))
 		add_line(warn, "bakeoff version differs: %s %s, %s %s", A, a->host.version, B,
 			 b->host.version);
+	if (strcmp(a->host.kernel, b->host.kernel))
+		add_line(warn, "kernel differs: %s \"%s\", %s \"%s\"", A, a->host.kernel, B,
+			 b->host.kernel);
 	if (strcmp(a->host.compiler, b->host.compiler))
 		add_line(warn, "compiler differs: %s \"%s\", %s \"%s\"", A, a->host.compiler, B,
 			 b->host.compiler);
@@ -909,6 +912,11 @@ static void print_files(const struct cfile *fs, size_t nf, FILE *out)
 		report_put(out, fs[k].path, 0);
 		fputs(": ", out);
 		report_put(out, r->host.hostname, 0);
+		if (r->fleet_host && strcmp(r->fleet_host, r->host.hostname)) {
+			fputs(" (fleet host ", out);
+			report_put(out, r->fleet_host, 0);
+			fputc(')', out);
+		}
 		fputs(", ", out);
 		report_put(out, r->start_utc ? r->start_utc : "?", 0);
 		fputs(", ", out);
@@ -976,6 +984,11 @@ static void print_partial(const struct cfile *fs, size_t nf, int all, FILE *out)
 
 int compare_main(int argc, char **argv)
 {
+	return compare_to(argc, argv, stdout);
+}
+
+int compare_to(int argc, char **argv, FILE *out)
+{
 	static const struct option longopts[] = {
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "strict", no_argument, NULL, 's' },
@@ -992,7 +1005,6 @@ int compare_main(int argc, char **argv)
 	size_t nf = 0, npd = 0, nrows = 0, i, k, m;
 	int c, strict = 0, all = 0, best = 0, rc = 0, stdin_used = 0;
 	char err[700];
-	FILE *out = stdout;
 
 	optind = 1;
 	opterr = 0;

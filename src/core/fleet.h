@@ -1,0 +1,13 @@
+/* fleet.h — the `bakeoff fleet` verb (fleet.c): the same run on many hosts
+ * over ssh, and one report across them. */
+#ifndef BAKEOFF_FLEET_H
+#define BAKEOFF_FLEET_H
+
+extern const char fleet_help[];
+/* bakeoff fleet [options] -- run [ARGS]: argv[0] is "fleet"; self is how
+ * bakeoff was started (main's argv[0]), the file --push copies. Returns
+ * the exit status: 0 every host ok, 1 a host (or a benchmark, or a pair of
+ * the network matrix) failed, 2 usage, 130 interrupted. */
+int fleet_main(int argc, char **argv, const char *self);
+
+#endif
