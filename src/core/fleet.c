@@ -667,6 +667,11 @@ static void start_run(struct fleet *f, struct host *h)
 		h->st = H_READY;
 		return;
 	}
+	if (h->dir[0]) {	/* its scratch goes with the private directory */
+		buf_puts(&cmd, "TMPDIR=");
+		sq(&cmd, h->dir);
+		buf_puts(&cmd, " ");
+	}
 	argv_words(&cmd, h->bin, f->hargs, f->nhargs);
 	watchdog(&w, cmd.p);
 	if (sess_start(f, &h->run, K_RUN, h->dest, w.p, -1, f->timeout) < 0)
@@ -913,6 +918,11 @@ static void run_pair(struct fleet *f, struct pair *p)
 	}
 	/* the client, on the near host */
 	memset(&cmd, 0, sizeof(cmd));
+	if (nh->dir[0]) {
+		buf_puts(&cmd, "TMPDIR=");
+		sq(&cmd, nh->dir);
+		buf_puts(&cmd, " ");
+	}
 	argv_words(&cmd, nh->bin, f->nargs, f->nnargs);
 	buf_puts(&cmd, " --peer ");
 	sq(&cmd, p->serve.listen);
