@@ -496,7 +496,7 @@ static const char *exit_reason(const struct sess *s, char *dst, size_t n)
 	int st = s->status;
 
 	if (s->timed_out) {
-		str_fmt(dst, n, "timed out (%s)", s->last[0] ? s->last : "stopped");
+		str_fmt(dst, n, "timed out after %.0f s", (double)(s->deadline - s->start) / 1e9);
 		return dst;
 	}
 	if (WIFSIGNALED(st)) {
@@ -517,9 +517,9 @@ static const char *exit_reason(const struct sess *s, char *dst, size_t n)
 		str_fmt(dst, n, "interrupted");
 		break;
 	default:
-		if (WEXITSTATUS(st) > 128)
-			str_fmt(dst, n, "bakeoff was killed by signal %d on the host%s%s",
-				WEXITSTATUS(st) - 128, s->last[0] ? "; last words: " : "", s->last);
+		if (WEXITSTATUS(st) > 128)	/* (its last line is the shell's "Killed") */
+			str_fmt(dst, n, "bakeoff was killed by signal %d on the host",
+				WEXITSTATUS(st) - 128);
 		else
 			str_fmt(dst, n, "exit status %d%s%s", WEXITSTATUS(st), s->last[0] ? ": " : "",
 				s->last);
@@ -586,9 +586,10 @@ static void host_line(const struct host *h, char *dst, size_t n)
 	case H_PUSH: str_copy(dst, n, "copying bakeoff"); break;
 	case H_READY: str_copy(dst, n, "ready"); break;
 	case H_RUN:
-		if (s->pn)
-			str_fmt(dst, n, "[%d/%d done] %s", strcmp(s->pstate, "running") ? s->pk : s->pk - 1,
-				s->pn, s->pid_);
+		if (s->pn && strcmp(s->pstate, "running") == 0)
+			str_fmt(dst, n, "[%d/%d done] %s", s->pk - 1, s->pn, s->pid_);
+		else if (s->pn)
+			str_fmt(dst, n, "[%d/%d done] %s %s", s->pk, s->pn, s->pid_, s->pstate);
 		else
 			str_copy(dst, n, "starting");
 		break;
@@ -1015,7 +1016,7 @@ static void print_summary(struct fleet *f, FILE *out)
 static void print_matrix(struct fleet *f, FILE *out)
 {
 	struct result *rs;
-	size_t k, i, j, w = 6, done = 0;
+	size_t k, i, j, w = 6, lw = 15, done = 0;
 	char err[600];
 
 	if (!f->npairs)
@@ -1035,6 +1036,8 @@ static void print_matrix(struct fleet *f, FILE *out)
 	for (k = 0; k < f->nh; k++)
 		if (strlen(f->h[k].dest) > w)
 			w = strlen(f->h[k].dest);
+	if (w > lw)
+		lw = w;
 	/* one matrix per benchmark's main figure, in registry order */
 	for (i = 0; i < registry_count; i++) {
 		const struct bench *b = registry[i];
@@ -1051,14 +1054,14 @@ static void print_matrix(struct fleet *f, FILE *out)
 		done++;
 		fprintf(out, "\n%s (%s, %s is better; median of the main figure)\n", b->id, unit,
 			b->better == BETTER_HIGHER ? "higher" : "lower");
-		fprintf(out, "%-*s", (int)w + 2, "client \\ server");
+		fprintf(out, "%-*s", (int)lw, "client \\ server");
 		for (j = 0; j < f->nh; j++)
 			fprintf(out, " %*s", (int)w, f->h[j].dest);
 		fputc('\n', out);
 		for (j = 0; j < f->nh; j++) {
 			size_t c;
 
-			fprintf(out, "%-*s", (int)w + 2, f->h[j].dest);
+			fprintf(out, "%-*s", (int)lw, f->h[j].dest);
 			for (c = 0; c < f->nh; c++) {
 				char v[40] = "";
 

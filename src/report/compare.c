@@ -48,7 +48,7 @@ const char compare_help[] =
 	"verdict: faster, slower, within noise (the interval does not clear the noise\n"
 	"floor), or bimodal (a file's values fall in two levels). Figures present in\n"
 	"only some files are listed as such. Fairness warnings come first: tool\n"
-	"version, build flags, profile, benchmark settings (sizes, block sizes,\n"
+	"version, build flags, kernel, profile, benchmark settings (sizes, block sizes,\n"
 	"direct, copies, pinning, ...), guard findings, figures that may be cached.\n"
 	"docs/compare.md explains the statistics, the noise floors and each warning.\n"
 	"\n"

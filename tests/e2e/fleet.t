@@ -248,6 +248,28 @@ for h in ns1 ns2; do
 done
 check "no bakeoff left in either namespace, the copies removed" none_left
 
+# ---- a timeout keeps the partial result; a missing binary is named
+rc=0
+fleet -H ns1 --remote-bin "$BAKEOFF" --timeout 1s --id t5 -- run --quick proc >"$TMP/out5" 2>"$TMP/err5" || rc=$?
+check "--timeout: exit status 1 (was $rc)" [ "$rc" = 1 ]
+check "--timeout: ns1 failed, timed out, partial result kept" \
+	grep -q '^ns1 *failed .*timed out.*partial result kept' "$TMP/out5"
+check "--timeout: the partial result is marked interrupted" \
+	[ "$(jget "$TMP/w/results/t5/ns1.json" '$r->{run}{interrupted} ? 1 : 0')" = 1 ]
+rc=0
+fleet -H ns1,ns2 --remote-bin /nonexistent/bakeoff --id t6 -- run --quick proc.syscall.null \
+	>"$TMP/out6" 2>"$TMP/err6" || rc=$?
+check "a missing binary: exit status 1 (was $rc)" [ "$rc" = 1 ]
+check "a missing binary: the reason says so" grep -q '^ns2 *failed .*no bakeoff to run on the host' "$TMP/out6"
+check "none left after the timeout" none_left
+
+# ---- --format html: one page, the fleet tables inside
+rc=0
+fleet -H ns1,ns2 --push --format html -q --id t7 -- run --quick proc.syscall.null >"$TMP/out7" 2>"$TMP/err7" || rc=$?
+check "--format html: exit status 0 (was $rc)" [ "$rc" = 0 ]
+check "--format html: a page with the fleet section and compare" \
+	sh -c "grep -q '<html' '$TMP/out7' && grep -q '<h2>Fleet</h2>' '$TMP/out7' && grep -q 'A = results/t7/ns1.json' '$TMP/out7'"
+
 # ---- usage errors: one line, exit 2
 for args in "-- run" "-H ns1" "-H ns1 -- run --peer x proc" "-H -x -- run" "-H ns1 --jobs 0 -- run" \
 	"-H ns1 -- run nosuchbench" "-H ns1 -- run net" "-H ns1,ns1 -- run" "-H ns1 --push --remote-bin /x -- run"; do
@@ -256,4 +278,9 @@ for args in "-- run" "-H ns1" "-H ns1 -- run --peer x proc" "-H -x -- run" "-H n
 	(cd "$TMP/w" && "$BAKEOFF" fleet $args) >/dev/null 2>"$TMP/uerr" || rc=$?
 	check "fleet $args: exit 2, one line" sh -c "[ $rc = 2 ] && [ \$(wc -l <'$TMP/uerr') = 1 ]"
 done
+if [ "$FAILED" -gt 0 ]; then	# what fleet said, for the CI log
+	for f in "$TMP"/out* "$TMP"/err*; do
+		[ -f "$f" ] && sed "s|^|# $(basename "$f"): |" "$f"
+	done
+fi
 done_testing
