@@ -614,7 +614,10 @@ static void draw(struct fleet *f)
 	if (w > 40)
 		w = 40;
 	if (f->tty) {
-		int changed = 0;
+		const char *cols = getenv("COLUMNS");
+		int changed = 0, width = cols && atoi(cols) > 20 ? atoi(cols) : 80;
+		/* a line that wraps would break the redraw (cursor up by lines) */
+		int room = width - 3 - (int)w;
 
 		for (k = 0; k < f->nh; k++) {
 			host_line(&f->h[k], line, sizeof(line));
@@ -627,7 +630,8 @@ static void draw(struct fleet *f)
 		for (k = 0; k < f->nh; k++) {
 			host_line(&f->h[k], line, sizeof(line));
 			str_copy(f->h[k].shown, sizeof(f->h[k].shown), line);
-			fprintf(stderr, "\r\033[K%-*.*s  %.*s\n", (int)w, (int)w, f->h[k].dest, 150, line);
+			fprintf(stderr, "\r\033[K%-*.*s  %.*s\n", (int)w, (int)w, f->h[k].dest,
+				room > 10 ? room : 10, line);
 		}
 		f->drawn = (int)f->nh;
 	} else {
