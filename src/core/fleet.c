@@ -1141,7 +1141,14 @@ static void html_section(const struct result *const *rs, size_t n, FILE *out, vo
 	report_all(f, m);
 	fclose(m);
 	fputs("<section><h2>Fleet</h2>\n<pre>", out);
-	report_html_esc(out, text ? text : "");
+	for (char *line = text, *nl; line && *line; line = nl + 1) {	/* escaped line by line */
+		if ((nl = strchr(line, '\n')))
+			*nl = 0;
+		report_html_esc(out, line);
+		fputc('\n', out);
+		if (!nl)
+			break;
+	}
 	fputs("</pre></section>\n", out);
 	free(text);
 }
