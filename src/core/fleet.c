@@ -188,7 +188,9 @@ struct fleet {
 	int drawn;		/* tty: lines of the progress block */
 };
 
-static void sq(struct buf *b, const char *s)	/* s as one sh word */
+#define sq fleet_sh_quote
+
+void fleet_sh_quote(struct buf *b, const char *s)
 {
 	buf_add(b, "'", 1);
 	for (; *s; s++) {
@@ -1175,11 +1177,24 @@ static void report_html_page(struct fleet *f, FILE *out)
 
 /* ---- the command line ---- */
 
+void fleet_file_name(const char *dest, char *dst, size_t n)
+{
+	size_t i;
+
+	for (i = 0; dest[i] && i + 1 < n; i++)
+		dst[i] = (dest[i] >= 'a' && dest[i] <= 'z') || (dest[i] >= 'A' && dest[i] <= 'Z') ||
+			 (dest[i] >= '0' && dest[i] <= '9') || strchr("._@-", dest[i]) ? dest[i] : '_';
+	if (n)
+		dst[i < n ? i : n - 1] = 0;
+	if (n && dst[0] == '.')
+		dst[0] = '_';
+}
+
 static int add_host(struct fleet *f, const char *spec, const char *where)
 {
 	struct host *h;
 	char *s, *eq;
-	size_t k, i;
+	size_t k;
 
 	if (f->nh >= MAX_HOSTS)
 		return usage("fleet: at most %d hosts", MAX_HOSTS);
@@ -1193,19 +1208,18 @@ static int add_host(struct fleet *f, const char *spec, const char *where)
 	if ((eq = strchr(s, '='))) {
 		*eq = 0;
 		h->addr = eq + 1;
-		if (!*s || !*h->addr)
+		if (!*s || !*h->addr) {
+			free(s);
 			return usage("fleet: bad host '%s'%s: expected HOST=ADDR", spec, where);
+		}
 	}
 	h->dest = s;
-	for (i = 0; s[i] && i < sizeof(h->file) - 1; i++)
-		h->file[i] = (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
-			     (s[i] >= '0' && s[i] <= '9') || strchr("._@-", s[i]) ? s[i] : '_';
-	h->file[i] = 0;
-	if (h->file[0] == '.')
-		h->file[0] = '_';
+	fleet_file_name(s, h->file, sizeof(h->file));
 	for (k = 0; k < f->nh; k++)
-		if (strcmp(f->h[k].file, h->file) == 0)
-			return usage("fleet: host '%s' is listed twice%s", h->dest, where);
+		if (strcmp(f->h[k].file, h->file) == 0) {
+			free(s);
+			return usage("fleet: host '%s' is listed twice%s", spec, where);
+		}
 	f->nh++;
 	return 0;
 }
