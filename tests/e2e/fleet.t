@@ -73,6 +73,7 @@ ip netns exec "$C" sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward' 2>"$TMP/err" ||
 # ---- keys, configs, two sshd
 ssh-keygen -q -t ed25519 -N '' -f "$TMP/hostkey" >/dev/null
 ssh-keygen -q -t ed25519 -N '' -f "$TMP/userkey" >/dev/null
+ssh-keygen -q -t ed25519 -N '' -f "$TMP/badkey" >/dev/null	# not authorized
 cp "$TMP/userkey.pub" "$TMP/authorized_keys"
 echo "10.204.1.2,10.204.2.2 $(cat "$TMP/hostkey.pub")" >"$TMP/known_hosts"
 mkdir "$TMP/r1" "$TMP/r2" "$TMP/w"
@@ -101,9 +102,13 @@ Host ns2
 	SetEnv TMPDIR=$TMP/r2
 Host ns3
 	HostName 10.204.9.9
+Host ns1 ns2 ns3
+	IdentityFile $TMP/userkey
+Host ns1bad
+	HostName 10.204.1.2
+	IdentityFile $TMP/badkey
 Host *
 	User root
-	IdentityFile $TMP/userkey
 	IdentitiesOnly yes
 	UserKnownHostsFile $TMP/known_hosts
 	GlobalKnownHostsFile /dev/null
@@ -276,6 +281,12 @@ fleet -H ns1,ns2 --remote-bin /nonexistent/bakeoff --id t6 -- run --quick proc.s
 check "a missing binary: exit status 1 (was $rc)" [ "$rc" = 1 ]
 check "a missing binary: the reason says so" grep -q '^ns2 *failed .*no bakeoff to run on the host' "$TMP/out6"
 check "none left after the timeout" none_left
+
+# ---- a login refused: ssh's reason
+rc=0
+fleet -H ns1bad --push --id t8 -- run --quick proc.syscall.null >"$TMP/out8" 2>"$TMP/err8" || rc=$?
+check "a refused login: exit status 1 (was $rc)" [ "$rc" = 1 ]
+check "a refused login: ssh's reason" grep -q '^ns1bad *failed .*ssh failed: .*Permission denied (publickey)' "$TMP/out8"
 
 # ---- --format html: one page, the fleet tables inside
 rc=0
