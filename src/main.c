@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "core/clock.h"
+#include "core/fleet.h"
 #include "core/guard.h"
 #include "core/harness.h"
 #include "core/options.h"
@@ -46,6 +47,7 @@ static const char *const help_main =
 	"  sysinfo            describe this machine as a result file would\n"
 	"  serve              be the network peer of `run net --peer HOST`\n"
 	"  time -- COMMAND    time a command (csh time lines, medians, a result file)\n"
+	"  fleet -H HOSTS -- run ...  the same run on many hosts over ssh, then compare\n"
 	"  version            print the version and how bakeoff was built\n"
 	"  help VERB          help on one verb (same as bakeoff VERB --help)\n"
 	"\n"
@@ -64,6 +66,9 @@ static const char *const help_run =
 	"  -o, --output FILE     write the result here ('-' = JSON on stdout, no table);\n"
 	"                        an existing file is never overwritten\n"
 	"  -q, --quiet           no progress lines on stderr\n"
+	"      --progress        plain progress lines on stderr even when it is not a\n"
+	"                        terminal: 'bakeoff: progress K/N ID running', then\n"
+	"                        '... ID STATUS' (bakeoff fleet reads them over ssh)\n"
 	"      --quick           small sizes and short samples (a smoke run)\n"
 	"      --runs K          run each benchmark K times (2 to 100), each in a fresh\n"
 	"                        process, interleaved (all benchmarks once, then again);\n"
@@ -225,6 +230,7 @@ static const struct {
 	{ "time", timecmd_help },
 	{ "chart", help_chart },	/* issue 12 */
 	{ "compare", compare_help },
+	{ "fleet", fleet_help },
 	{ NULL, NULL },
 };
 
@@ -248,13 +254,14 @@ struct run_args {
 	const char *dirlist;	/* the whole --dir list (disk) */
 	char dir0[4096];
 	int quiet, quick;
+	int lines;		/* --progress: plain lines for a program (fleet) */
 	int runs;		/* --runs K (0: once) */
 	struct harness_cfg cfg;
 	struct bench_opts opt;
 	struct optset set;
 };
 
-enum { OPT_QUICK = 256, OPT_DIR, OPT_RUNS, OPT_TABLE };
+enum { OPT_QUICK = 256, OPT_DIR, OPT_RUNS, OPT_PROGRESS, OPT_TABLE };
 
 static int parse_run_args(int argc, char **argv, struct run_args *a)
 {
@@ -265,6 +272,7 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 		{ "quick", no_argument, NULL, OPT_QUICK },
 		{ "dir", required_argument, NULL, OPT_DIR },
 		{ "runs", required_argument, NULL, OPT_RUNS },
+		{ "progress", no_argument, NULL, OPT_PROGRESS },
 	};
 	struct option longopts[sizeof(fixed) / sizeof(fixed[0]) + 128];
 	size_t i, nf = sizeof(fixed) / sizeof(fixed[0]);
@@ -295,6 +303,7 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 		case 'q': a->quiet = 1; break;
 		case 'h': print_run_help(); return -1;
 		case OPT_QUICK: a->quick = 1; break;
+		case OPT_PROGRESS: a->lines = 1; break;
 		case OPT_DIR:
 			if (!*optarg)
 				return usage_error("--dir: expected a directory");
@@ -347,6 +356,15 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 static void progress(const struct run_args *a, int tty, size_t k, size_t total,
 		     const struct bench_result *br, const char *id, double elapsed)
 {
+	if (a->lines) {	/* one whole line per event, for a program to read */
+		if (br)
+			fprintf(stderr, "bakeoff: progress %zu/%zu %s %s\n", k + 1, total, id,
+				status_name(br->status));
+		else
+			fprintf(stderr, "bakeoff: progress %zu/%zu %s running\n", k + 1, total, id);
+		fflush(stderr);
+		return;
+	}
 	if (a->quiet || !tty)
 		return;
 	if (!br) {
@@ -794,6 +812,15 @@ out:
 	return rc;
 }
 
+/* ---- fleet ---- */
+
+static const char *prog_name;	/* main's argv[0]: the file fleet --push copies */
+
+static int cmd_fleet(int argc, char **argv)
+{
+	return fleet_main(argc, argv, prog_name);
+}
+
 /* ---- sysinfo, version ---- */
 
 static int cmd_sysinfo(int argc, char **argv)
@@ -855,10 +882,12 @@ int main(int argc, char **argv)
 		{ "time", timecmd_main },
 		{ "chart", cmd_chart },	/* issue 12 */
 		{ "compare", compare_main },
+		{ "fleet", cmd_fleet },
 		{ NULL, NULL },
 	};
 	int i;
 
+	prog_name = argv[0];
 	if (argc < 2) {
 		fputs(help_main, stderr);
 		return EXIT_USAGE;
@@ -887,12 +916,12 @@ int main(int argc, char **argv)
 		}
 		if (bench_help(argv[2]) == 0)
 			return 0;
-		return usage_error("help: '%s' is neither a verb (run list report chart compare sysinfo serve time version help) "
+		return usage_error("help: '%s' is neither a verb (run list report chart compare fleet sysinfo serve time version help) "
 				   "nor a benchmark id (bakeoff list)", argv[2]);
 	}
 	for (i = 0; verbs[i].verb; i++)
 		if (strcmp(argv[1], verbs[i].verb) == 0)
 			return verbs[i].fn(argc - 1, argv + 1);
-	return usage_error("unknown verb '%s' (verbs: run list report chart compare sysinfo serve time version; "
+	return usage_error("unknown verb '%s' (verbs: run list report chart compare fleet sysinfo serve time version; "
 			   "see bakeoff --help)", argv[1]);
 }

@@ -303,6 +303,12 @@ void result_to_json(const struct result *r, struct buf *out)
 	jw_int(&w, "parallel", r->parallel);
 	if (r->runs > 1)
 		jw_int(&w, "runs", r->runs);
+	if (r->fleet_id && r->fleet_host) {
+		jw_obj_begin(&w, "fleet");
+		jw_str(&w, "id", r->fleet_id);
+		jw_str(&w, "host", r->fleet_host);
+		jw_obj_end(&w);
+	}
 	jw_obj_begin(&w, "harness");
 	jw_str(&w, "clock", r->clock.source ? r->clock.source : "CLOCK_MONOTONIC");
 	jw_num(&w, "clock_resolution_ns", r->clock.resolution_ns);
@@ -665,6 +671,15 @@ static int read_result(struct rd *rd, const struct json *root, struct result *r)
 		if (v->type != JSON_NUMBER || !(v->number >= 1 && v->number <= 1000))
 			return rd_fail(rd, v, "\"runs\" must be a whole number from 1 to 1000");
 		r->runs = (int)v->number;
+	}
+	if ((v = json_get(run, "fleet"))) {
+		const struct json *id = json_get(v, "id"), *fh = json_get(v, "host");
+
+		if (v->type != JSON_OBJECT || !id || id->type != JSON_STRING || !fh ||
+		    fh->type != JSON_STRING)
+			return rd_fail(rd, v, "\"fleet\" must be an object with the strings \"id\" and \"host\"");
+		if (!(r->fleet_id = strdup(id->string)) || !(r->fleet_host = strdup(fh->string)))
+			return rd_fail(rd, v, "out of memory");
 	}
 	r->clock.source = "CLOCK_MONOTONIC";
 	if (need_num(rd, h, "clock_resolution_ns", &r->clock.resolution_ns) < 0 ||
@@ -1039,6 +1054,8 @@ void result_free(struct result *r)
 		free(r->argv[a]);
 	free(r->argv);
 	free(r->profile);
+	free(r->fleet_id);
+	free(r->fleet_host);
 	free(r->start_utc);
 	for (i = 0; i < r->guard.nfindings; i++)
 		free(r->guard.findings[i]);

@@ -97,6 +97,10 @@ struct result {
 	int incomplete;		/* the file was saved while the run was still going */
 	int parallel;
 	int runs;		/* --runs K: each benchmark ran K times (0 or 1: once) */
+	/* bakeoff fleet: the fleet run and the host as the command line named
+	 * it (the ssh destination), added by fleet when it saves the file;
+	 * NULL when the run was not made by fleet */
+	char *fleet_id, *fleet_host;
 	/* harness */
 	struct clock_info clock;
 	double loop_ns;

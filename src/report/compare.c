@@ -48,7 +48,7 @@ const char compare_help[] =
 	"verdict: faster, slower, within noise (the interval does not clear the noise\n"
 	"floor), or bimodal (a file's values fall in two levels). Figures present in\n"
 	"only some files are listed as such. Fairness warnings come first: tool\n"
-	"version, build flags, profile, benchmark settings (sizes, block sizes,\n"
+	"version, build flags, kernel, profile, benchmark settings (sizes, block sizes,\n"
 	"direct, copies, pinning, ...), guard findings, figures that may be cached.\n"
 	"docs/compare.md explains the statistics, the noise floors and each warning.\n"
 	"\n"
@@ -600,6 +600,9 @@ static void check_pair(const struct cmp_file *f0, const struct cmp_file *fk,
 	if (strcmp(a->host.version, b->host.version))
 		add_line(warn, "bakeoff version differs: %s %s, %s %s", A, a->host.version, B,
 			 b->host.version);
+	if (strcmp(a->host.kernel, b->host.kernel))
+		add_line(warn, "kernel differs: %s \"%s\", %s \"%s\"", A, a->host.kernel, B,
+			 b->host.kernel);
 	if (strcmp(a->host.compiler, b->host.compiler))
 		add_line(warn, "compiler differs: %s \"%s\", %s \"%s\"", A, a->host.compiler, B,
 			 b->host.compiler);
@@ -951,6 +954,11 @@ static void print_files(const struct cmp_file *fs, size_t nf, FILE *out)
 		report_put(out, fs[k].path, 0);
 		fputs(": ", out);
 		report_put(out, r->host.hostname, 0);
+		if (r->fleet_host && strcmp(r->fleet_host, r->host.hostname)) {
+			fputs(" (fleet host ", out);
+			report_put(out, r->fleet_host, 0);
+			fputc(')', out);
+		}
 		fputs(", ", out);
 		report_put(out, r->start_utc ? r->start_utc : "?", 0);
 		fputs(", ", out);
@@ -1143,6 +1151,11 @@ void compare_print_text(const struct comparison *c, int best, FILE *out)
 }
 
 int compare_main(int argc, char **argv)
+{
+	return compare_to(argc, argv, stdout);
+}
+
+int compare_to(int argc, char **argv, FILE *out)
 {
 	static const struct option longopts[] = {
 		{ "baseline", required_argument, NULL, 'b' },

@@ -16,6 +16,9 @@ extern const char compare_help[];
  * [--all] [--best]: argv[0] is "compare". Returns the exit status: 0, 2
  * (usage or a bad file), 3 (--strict and a fairness warning). */
 int compare_main(int argc, char **argv);
+/* The same, printing the report to out instead of stdout (bakeoff fleet);
+ * warnings of --strict and usage errors still go to stderr. */
+int compare_to(int argc, char **argv, FILE *out);
 
 /* ---- the statistics, exposed for the unit tests ---- */
 

@@ -99,6 +99,7 @@ int main(void)
 	br = result_bench(&b, "proc.fork.exec");
 	ok(br && br->status == ST_UNSUPPORTED && strcmp(br->reason, "no /bin/true") == 0,
 	   "unsupported with reason");
+	ok(!b.fleet_id && !b.fleet_host && !strstr(text, "\"fleet\""), "no run.fleet unless fleet saved it");
 	free(again);
 	result_free(&b);
 
@@ -141,6 +142,38 @@ int main(void)
 			result_free(&c);
 			free(t);
 		}
+	}
+
+	/* bakeoff fleet marks the file with its id and the host as named */
+	{
+		struct result c;
+		char *t2, *t3;
+
+		a.fleet_id = "fleet-20261130T120000Z";
+		a.fleet_host = "user@web1";
+		t2 = render(&a);
+		a.fleet_id = a.fleet_host = NULL;
+		ok(result_from_json(t2, strlen(t2), &c, &off, err, sizeof(err)) == 0, "run.fleet reads back: %s", err);
+		is_str(c.fleet_id, "fleet-20261130T120000Z", "run.fleet.id");
+		is_str(c.fleet_host, "user@web1", "run.fleet.host");
+		t3 = render(&c);
+		is_str(t3, t2, "run.fleet: write(read(write(x))) == write(x)");
+		result_free(&c);
+		free(t3);
+		t3 = malloc(strlen(t2) + 1);
+		if (t3) {	/* a run.fleet that is not the object it must be */
+			char *p;
+
+			strcpy(t3, t2);
+			p = strstr(t3, "\"host\": \"user@web1\"");
+			if (p)
+				memcpy(p, "\"hast\"", 6);
+			ok(p && result_from_json(t3, strlen(t3), &c, &off, err, sizeof(err)) < 0 &&
+			   strstr(err, "fleet"), "run.fleet without host is refused: %s", err);
+			result_free(&c);
+			free(t3);
+		}
+		free(t2);
 	}
 
 	/* --runs: three runs folded into one, and the run medians round-trip. */
