@@ -1253,9 +1253,9 @@ int compare_to(int argc, char **argv, FILE *out)
 		goto out;
 	}
 	if (html)
-		compare_print_html(cmp, stdout);
+		compare_print_html(cmp, out);
 	else
-		compare_print_text(cmp, best, stdout);
+		compare_print_text(cmp, best, out);
 out:
 	compare_free(cmp);
 	free(cmp);
