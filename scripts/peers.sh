@@ -13,7 +13,13 @@
 #   BAKEOFF=./bakeoff sh scripts/peers.sh      (make peers does this)
 #   PEERS_MEM=64   buffer size in MiB for the memory figures (default 64)
 #   PEERS_ROUNDS=5
+#   PEERS_ONLY=disk   only the disk peers (fio, bonnie++); nodisk: all but them
 set -u
+ONLY=${PEERS_ONLY:-all}
+case $ONLY in
+all | disk | nodisk) ;;
+*) echo "peers.sh: PEERS_ONLY is disk or nodisk, not '$ONLY'" >&2; exit 2 ;;
+esac
 BAKEOFF=${BAKEOFF:-./bakeoff}
 MEM=${PEERS_MEM:-64}
 ROUNDS=${PEERS_ROUNDS:-5}
@@ -49,15 +55,15 @@ NETSECS=${PEERS_NET_SECS:-3}
 NETOMIT=${PEERS_NET_OMIT:-1}
 net_pids=
 trap 'kill $net_pids 2>/dev/null; rm -rf "$TMP"' EXIT
-if have iperf3; then
+if [ "$ONLY" != disk ] && have iperf3; then
 	iperf3 -s -p "$NETPORT" >/dev/null 2>&1 &
 	net_pids="$net_pids $!"
 fi
-if have qperf; then
+if [ "$ONLY" != disk ] && have qperf; then
 	qperf --listen_port "$((NETPORT + 1))" >/dev/null 2>&1 &
 	net_pids="$net_pids $!"
 fi
-if have sockperf; then
+if [ "$ONLY" != disk ] && have sockperf; then
 	sockperf server -i 127.0.0.1 -p "$((NETPORT + 2))" >/dev/null 2>&1 &
 	net_pids="$net_pids $!"
 fi
@@ -173,6 +179,7 @@ mbw_copy() {
 		awk '/^AVG/ { for (i = 1; i <= NF; i++) if ($i == "Copy:") print $(i + 1) }' | mib2mb
 }
 r=1
+[ "$ONLY" = disk ] && r=$((ROUNDS + 1))
 while [ "$r" -le "$ROUNDS" ]; do
 	echo "round $r of $ROUNDS ..."
 	bkrun proc.syscall.null proc.syscall.null
@@ -264,10 +271,22 @@ fio_fig() { # FIELD(write.bw|read.bw|read.iops) FIO-OPTIONS...
 		my $v = $j->{jobs}[0]{$d}{$k eq "bw" ? "bw_bytes" : "iops"}; exit unless $v;
 		printf "%.1f", $k eq "bw" ? $v / 1e6 : $v' "$_f"
 }
+# round_figures MARK — this round's pairs (the values put after line MARK of
+# the values file) and their ratios, so the spread of rounds can be seen.
+round_figures() {
+	tail -n "+$(($1 + 1))" "$TMP/vals" | awk '$1 !~ /\.(cv|tw)$/ { v[$1] = $2 }
+		function pr(b, p) { if ((b in v) && (p in v) && v[p] > 0)
+			printf "  %s %.4g / %s %.4g = %.2f\n", b, v[b], p, v[p], v[b] / v[p] }
+		END { pr("seq.w", "fio.w"); pr("seq.r", "fio.r"); pr("rand.r", "fio.rr")
+			pr("bon.write", "bonnie.write"); pr("bon.rewrite", "bonnie.rewrite")
+			pr("bon.read", "bonnie.read"); pr("bon.seq_create", "bonnie.create") }'
+}
 echo "disk peers in $DDIR: fio on ${DSIZE} MiB, bonnie++ on ${BSIZE} MiB, $DROUNDS rounds ..."
 r=1
+[ "$ONLY" = nodisk ] && r=$((DROUNDS + 1))
 while [ "$r" -le "$DROUNDS" ]; do
-	echo "disk round $r of $DROUNDS ..."
+	echo "disk round $r of $DROUNDS ($(cut -d ' ' -f 1-3 /proc/loadavg 2>/dev/null || echo ?) load) ..."
+	mark=$(wc -l <"$TMP/vals")
 	"$BAKEOFF" run -q --dir "$DDIR" --size "${DSIZE}M" --block-sizes 1M --runtime 60s --reps 1 \
 		-o "$TMP/b.json" disk.seq >/dev/null 2>"$TMP/err" || cat "$TMP/err"
 	bkm "$TMP/b.json" seq.w disk.seq "write 1M"
@@ -304,6 +323,7 @@ while [ "$r" -le "$DROUNDS" ]; do
 		put bonnie.read "$(awk -F, '$18 ~ /^[0-9]/ { printf "%.1f", $18 * 1.024 / 1000 }' "$TMP/bon")"
 		put bonnie.create "$(awk -F, '$27 ~ /^[0-9]/ { print $27 }' "$TMP/bon")"
 	fi
+	round_figures "$mark"
 	r=$((r + 1))
 done
 # ---- end disk ----
@@ -326,6 +346,7 @@ line() {
 echo
 printf '%-24s %-18s %13s %6s %8s   %-36s %13s %5s %5s\n' "figure" "bakeoff id" "bakeoff" "CV" "mean" \
 	"peer" "peer" "ratio" "mean"
+if [ "$ONLY" != disk ]; then
 nope="perf bench (Debian linux-perf) not installed or not permitted"
 line "null syscall (getppid)" proc.syscall.null ns perf.syscall "perf bench syscall basic" "$nope"
 line "pipe round trip" ipc.pipe.lat us perf.pipe "perf bench sched pipe" "$nope"
@@ -345,6 +366,8 @@ line "UDP 1-byte round trip" net.udp.lat us qperf.udp_lat "qperf udp_lat x 2" "q
 line "UDP round trip" net.udp.lat us sockperf.udp "sockperf ping-pong x 2 (14 B)" "sockperf not installed (apt-get install sockperf)"
 line "make, 6 C files" time s hyperfine.make "hyperfine -N -r 5 --prepare 'make clean'" \
 	"hyperfine not installed (apt-get install hyperfine), or no make or cc"
+fi
+if [ "$ONLY" != nodisk ]; then
 # disk
 nofio="fio not installed (apt-get install fio)"
 nobon="bonnie++ not installed (apt-get install bonnie++), or under half a second (+++++)"
@@ -355,6 +378,7 @@ line "bonnie block write" bon.write MB/s bonnie.write "bonnie++ -f (K/sec x 0.00
 line "bonnie rewrite" bon.rewrite MB/s bonnie.rewrite "bonnie++ -f (K/sec x 0.001024)" "$nobon"
 line "bonnie block read" bon.read MB/s bonnie.read "bonnie++ -f (K/sec x 0.001024)" "$nobon"
 line "bonnie seq create" bon.seq_create f/s bonnie.create "bonnie++ -n 16" "$nobon"
+fi
 echo
 echo "Each figure is the median of $ROUNDS rounds (disk: $DROUNDS). bakeoff: its figure (the median of its"
 echo "samples) and CV; mean: the same samples as total work / total time, the statistic the"

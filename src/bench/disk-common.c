@@ -325,6 +325,67 @@ void *disk_buf(size_t n)
 	return p;
 }
 
+/* ---- random block order (fio's random map) ---- */
+
+static uint64_t perm_rnd(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+static void perm_rekey(struct disk_perm *p)
+{
+	int j;
+
+	for (j = 0; j < 3; j++)
+		p->k[j] = perm_rnd(&p->x);
+	p->i = 0;
+}
+
+void disk_perm_init(struct disk_perm *p, uint64_t n, uint64_t seed)
+{
+	unsigned bits = 1;
+
+	p->n = n ? n : 1;
+	while (bits < 64 && (1ull << bits) < p->n)
+		bits++;
+	p->mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+	p->shift = bits / 2 + 1;
+	p->x = seed | 1;
+	perm_rekey(p);
+}
+
+/* A bijection on [0, mask]: adding a key, multiplying by an odd key and
+ * x ^= x >> s are each one, so rounds of them are too. */
+static uint64_t perm_mix(const struct disk_perm *p, uint64_t v)
+{
+	int j;
+
+	for (j = 0; j < 3; j++) {
+		v = (v + p->k[j]) & p->mask;
+		v = (v * (p->k[(j + 1) % 3] | 1)) & p->mask;
+		v ^= v >> p->shift;
+	}
+	return v;
+}
+
+uint64_t disk_perm_next(struct disk_perm *p)
+{
+	uint64_t v;
+
+	if (p->i >= p->n)
+		perm_rekey(p);	/* a pass is over: a new order */
+	/* Cycle walking: i < n starts a walk that ends at the first value of
+	 * its cycle below n, which makes a bijection of [0, n); with mask
+	 * + 1 < 2n the walk takes under two steps on average. */
+	v = perm_mix(p, p->i++);
+	while (v >= p->n)
+		v = perm_mix(p, v);
+	return v;
+}
+
 void disk_evict(int fd)
 {
 	fdatasync(fd);

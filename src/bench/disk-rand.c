@@ -3,8 +3,10 @@
  * A file of --size is written once, untimed, and fsync'ed. Then, each a
  * time-based operation of --runtime (or --duration): "randread 4k QD1" and
  * "randwrite 4k QD1", one process issuing one 4 KiB pread()/pwrite() at a
- * time (queue depth 1, fio's psync engine, iodepth=1) at offsets drawn
- * uniformly over the file's 4 KiB blocks; then the same with --jobs N
+ * time (queue depth 1, fio's psync engine, iodepth=1) at random 4 KiB
+ * blocks of the file, each block once before any is drawn again (fio's
+ * random map, its default: a block read twice in a pass could come from
+ * a cache on the way, the host's in a VM); then the same with --jobs N
  * processes at once ("randread 4k, N jobs"), each its own descriptor and
  * random sequence, the figure the aggregate and each job's own rate kept
  * as per_copy. O_DIRECT as disk.seq (fio direct=1); writes are not synced
@@ -36,9 +38,12 @@ static int job(struct disk_worker *w, int k, void *arg)
 {
 	struct rnd *r = arg;
 	char *buf = disk_buf(BS), why[300];
-	uint64_t x = 0x2545f4914f6cdd1dull ^ ((uint64_t)(k + 1) * 0x9e3779b97f4a7c15ull) ^
-		     disk_now(), t, lat, end = disk_worker_t0(w) + r->dur;
+	uint64_t t, lat, end = disk_worker_t0(w) + r->dur;
+	struct disk_perm perm;
 	int fd = -1;
+
+	disk_perm_init(&perm, r->blocks,
+		       0x2545f4914f6cdd1dull ^ ((uint64_t)(k + 1) * 0x9e3779b97f4a7c15ull) ^ disk_now());
 
 	if (!buf) {
 		disk_worker_fail(w, "out of memory");
@@ -60,10 +65,7 @@ static int job(struct disk_worker *w, int k, void *arg)
 		off_t off;
 		ssize_t n;
 
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		off = (off_t)((x % r->blocks) * BS);
+		off = (off_t)(disk_perm_next(&perm) * BS);
 		t = disk_now();
 		n = r->writing ? pwrite(fd, buf, BS, off) : pread(fd, buf, BS, off);
 		lat = disk_now() - t;

@@ -75,6 +75,17 @@ double disk_mem_ceiling(void);
  * note it as a cache figure instead. */
 void disk_cache_check(struct bench_ctx *ctx, const char *name, int buffered, uint64_t file_bytes,
 		      double mem_mbs);
+/* Random block numbers in [0, n) as fio draws them with its random map
+ * (its default, without norandommap): every block exactly once per pass,
+ * in a random order, before any block is drawn again; each pass a new
+ * order. No memory per block: a keyed bijection on the next power of two,
+ * cycle-walked into [0, n). */
+struct disk_perm {
+	uint64_t n, mask, i, x, k[3];
+	unsigned shift;
+};
+void disk_perm_init(struct disk_perm *p, uint64_t n, uint64_t seed);	/* n >= 1 */
+uint64_t disk_perm_next(struct disk_perm *p);
 /* "4k", "1M", "512" */
 void disk_bs_label(char *out, size_t n, uint64_t bs);
 /* The clock for latencies and runtime caps (the harness's). */
