@@ -691,7 +691,13 @@ static void ratio_of(const struct cmp_row *rw, size_t k, struct cmp_ratio *r, do
 				      b->nsamples, r);
 }
 
-/* Two levels in a file's samples (or its run medians): "A: 2100 and 6000". */
+/* Two levels in a file's samples (or its run medians): "A: 2100 and 6000".
+ * Four or five run medians of a machine whose speed drifts by a few percent
+ * between runs often split into two groups 3-6% apart by chance; two levels
+ * of the runs must be at least 15% apart (this host's memory bandwidth
+ * jumps by 40% and more) to be called bimodal, else the Welch interval
+ * on the runs carries the drift. */
+#define RUN_LEVELS_APART 1.15
 static int levels_of(const struct metric *m, char *dst, size_t n)
 {
 	double lo, hi;
@@ -699,8 +705,13 @@ static int levels_of(const struct metric *m, char *dst, size_t n)
 
 	if (m->derived)
 		return 0;
-	if (!(m->nruns >= 4 && compare_bimodal(m->run_median, m->nruns, 2, &lo, &hi)) &&
-	    !(m->nsamples >= 10 && compare_bimodal(m->samples, m->nsamples, 3, &lo, &hi)))
+	/* With four runs or more, the run medians say whether the figure has
+	 * two levels from one run to the next; samples at two levels within a
+	 * run (some of them shared their CPU with another process) are that
+	 * run's noise, which its median absorbs. */
+	if (m->nruns >= 4 ? !(compare_bimodal(m->run_median, m->nruns, 2, &lo, &hi) &&
+			      hi >= RUN_LEVELS_APART * lo)
+			  : !(m->nsamples >= 10 && compare_bimodal(m->samples, m->nsamples, 3, &lo, &hi)))
 		return 0;
 	fmt_num(a, sizeof(a), lo);
 	fmt_num(b, sizeof(b), hi);
