@@ -119,13 +119,22 @@ static int op_putc(void *st, struct long_run *lr)
 static int prep_block(void *st, struct long_run *lr)
 {
 	struct bon *b = st;
+	int dfd;
 
 	(void)lr;
 	if (b->fd >= 0)
 		close(b->fd);
-	/* A new file, as bonnie++'s (unlink, then O_CREAT | O_EXCL). */
+	/* A new file, as bonnie++'s (unlink, then O_CREAT | O_EXCL). The
+	 * unlinked file's blocks are freed (and, on a file system mounted with
+	 * discard, trimmed) when its directory's change is committed: an fsync
+	 * of the directory makes that happen here, untimed, not inside this
+	 * test's fsync. */
 	if (unlink(b->path) < 0 && errno != ENOENT)
 		return io_fail(b, "unlink", -1, errno);
+	if ((dfd = open(disk_dir(b->ctx, 0), O_RDONLY | O_CLOEXEC)) >= 0) {
+		fsync(dfd);	/* not all systems fsync a directory: best effort */
+		close(dfd);
+	}
 	b->fd = open(b->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	return b->fd < 0 ? io_fail(b, "open", -1, errno) : 0;
 }
