@@ -142,11 +142,11 @@ mib2mb() { awk '{ printf "%.0f", $1 * 1.048576 }'; }
 # together, in kB of 1000 bytes), in MB/s as STREAM counts it. Equal array
 # sizes matter: arrays of 32 MB on a 32 MiB L3 are partly served by the
 # cache. likwid-bench's MByte/s (10^6) counts every stream the kernel loads
-# or stores ("Load bytes per element" + "Store bytes per elem."): 16 per
-# element for copy, 32 for its triad a = b * c + d, which has a fourth
-# array. STREAM counts STREAM_BYTES per element (16 for copy, 24 for its
-# three-array triad), so the rate of elements is converted: MByte/s *
-# STREAM_BYTES / likwid's bytes per element.
+# or stores ("Load bytes per element" + "Store bytes per elem."). Its copy
+# (a = b) and stream (a = b * s + c, STREAM's triad on three arrays) count
+# 16 and 24 bytes per element, as STREAM does (its "triad" kernel has a
+# fourth array and 32); the rate is converted anyway, from likwid's own
+# output: MByte/s * STREAM_BYTES / likwid's bytes per element.
 likwid() {
 	_arr=$(awk -v k="$4.array" '$1 == k { v = $2 } END { print v }' "$TMP/vals")
 	[ -n "$_arr" ] || _arr=$((MEM * 1048576))
@@ -201,7 +201,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 	bkrun mem.stream.copy mem.stream.copy
 	[ $HAVE_LIKWID = 1 ] && put likwid.copy "$(likwid copy 16 2 mem.stream.copy)"
 	bkrun mem.stream.triad mem.stream.triad
-	[ $HAVE_LIKWID = 1 ] && put likwid.triad "$(likwid triad 24 4 mem.stream.triad)"
+	[ $HAVE_LIKWID = 1 ] && put likwid.triad "$(likwid stream 24 3 mem.stream.triad)"
 	for op in write read; do
 		bkrun mem.bw.$op mem.bw.$op
 		have sysbench && put "sysbench.$op" "$(sysbench memory --memory-block-size="${MEM}M" \
@@ -355,7 +355,7 @@ line "memcpy ${MEM} MiB" mem.bw.copy MB/s perf.memcpy "perf bench mem memcpy" "$
 line "memcpy ${MEM} MiB" mem.bw.copy MB/s mbw.memcpy "mbw -t0 (memcpy)" "mbw not installed (apt-get install mbw)"
 line "hand copy loop ${MEM} MiB" mem.bw.copy_hand MB/s mbw.dumb "mbw -t1 (dumb loop)" "mbw not installed"
 line "STREAM copy" mem.stream.copy MB/s likwid.copy "likwid-bench -t copy (1 thread)" "$WHY_LIKWID"
-line "STREAM triad" mem.stream.triad MB/s likwid.triad "likwid-bench -t triad (1 thread)" "$WHY_LIKWID"
+line "STREAM triad" mem.stream.triad MB/s likwid.triad "likwid-bench -t stream (1 thread)" "$WHY_LIKWID"
 line "sequential write" mem.bw.write MB/s sysbench.write "sysbench memory --memory-oper=write" "sysbench not installed (apt-get install sysbench)"
 line "sequential read" mem.bw.read MB/s sysbench.read "sysbench memory --memory-oper=read" "sysbench not installed"
 line "TCP loopback, 128 KiB" net.tcp.bw MB/s iperf3.1 "iperf3 -l 128K -t $NETSECS -O $NETOMIT (receiver)" "iperf3 not installed (apt-get install iperf3)"
@@ -384,7 +384,7 @@ echo "Each figure is the median of $ROUNDS rounds (disk: $DROUNDS). bakeoff: its
 echo "samples) and CV; mean: the same samples as total work / total time, the statistic the"
 echo "peers print. ratio = bakeoff / peer, mean = mean / peer, in the same unit"
 echo "(MB = 10^6 bytes; perf's GiB/s and mbw's and sysbench's MiB/s converted; likwid-bench's"
-echo "MByte/s converted to STREAM's bytes per element: x 16/16 for copy, x 24/32 for triad)."
+echo "MByte/s: its copy and stream kernels count bytes as STREAM does, 16 and 24 per element)."
 echo "Network (loopback, ${NETSECS} s each; TCP streams: 128 KiB writes, first ${NETOMIT} s left out on both sides):"
 echo "iperf3's bits/s / 8e6 = MB/s; qperf and sockperf print"
 echo "one-way latency (half a round trip), doubled here to bakeoff's round trip."

@@ -435,6 +435,14 @@ static int cmd_run(int argc, char **argv)
 		free(sel);
 		return usage_error("%s", err);
 	}
+	if (a.opt.disk_file_min > a.opt.disk_file_max) {
+		char lo[32], hi[32];
+
+		free(sel);
+		fmt_size(lo, sizeof(lo), a.opt.disk_file_min);
+		fmt_size(hi, sizeof(hi), a.opt.disk_file_max);
+		return usage_error("--file-min %s is above --file-max %s", lo, hi);
+	}
 	for (i = 0; i < registry_count; i++) {
 		total += sel[i];
 		if (sel[i] && strcmp(registry[i]->group, "mem") == 0)

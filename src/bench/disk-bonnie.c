@@ -17,7 +17,10 @@
  *   seeks    5 seeker processes (bonnie++ 2.00a's count), 8192 seeks in
  *            all: lseek to a random chunk, read it, and one time in ten
  *            change and write it back; seeks/s
- *   files    --files N x 1024 empty files in --file-dirs D directories:
+ *   files    --files N x 1024 files in --file-dirs D directories, empty, or
+ *            of a random size from --file-min to --file-max written as
+ *            each is created (bonnie++ -n N:MAX:MIN; its "Read" column
+ *            then reads the data, here the stat test only stats):
  *            created, stat()ed and deleted in name order ("seq create",
  *            "seq stat", "seq delete") and in a random order ("ran ...");
  *            files/s, latency per call
@@ -48,6 +51,7 @@ struct bon {
 	int fd;
 	/* files */
 	unsigned nfiles, ndirs, *order;
+	uint64_t fmin, fmax;	/* --file-min, --file-max */
 	int present;
 	uint64_t seed, x;
 	struct disk_workers ws;
@@ -327,13 +331,38 @@ static void remove_files(struct bon *b)
 	b->present = 0;
 }
 
+/* Create file p (exclusively when excl), with a random size between
+ * --file-min and --file-max written into it (bonnie++ -n N:MAX:MIN). */
+static int make_file(struct bon *b, const char *p, int excl)
+{
+	uint64_t left = b->fmin, w;
+	int fd = open(p, O_WRONLY | O_CREAT | O_CLOEXEC | (excl ? O_EXCL : 0), 0600);
+	ssize_t r;
+
+	if (fd < 0)
+		return -1;
+	if (b->fmax > b->fmin)
+		left += rnd(&b->x) % (b->fmax - b->fmin + 1);
+	for (; left > 0; left -= (uint64_t)r) {
+		w = left < CHUNK ? left : CHUNK;
+		if ((r = write(fd, b->buf, (size_t)w)) <= 0) {
+			if (r == 0)
+				errno = ENOSPC;
+			r = errno;
+			close(fd);
+			errno = (int)r;
+			return -1;
+		}
+	}
+	return close(fd);
+}
+
 /* what: 0 create, 1 stat, 2 delete; random order or name order */
 static int files_op(struct bon *b, struct long_run *lr, int what, int random)
 {
 	char p[4200];
 	struct stat st;
 	unsigned i, k;
-	int fd;
 
 	for (k = 0; k < b->nfiles; k++) {
 		uint64_t t = disk_now();
@@ -341,9 +370,8 @@ static int files_op(struct bon *b, struct long_run *lr, int what, int random)
 		i = random ? b->order[k] : k;
 		fname(b, i, p, sizeof(p));
 		if (what == 0) {
-			if ((fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0)
+			if (make_file(b, p, 1) < 0)
 				return disk_fail(b->ctx, b->label, "create", p, -1, errno);
-			close(fd);
 		} else if (what == 1 ? stat(p, &st) < 0 : unlink(p) < 0) {
 			return disk_fail(b->ctx, b->label, what == 1 ? "stat" : "delete", p, -1, errno);
 		}
@@ -358,7 +386,6 @@ static int prep_files(struct bon *b, int what)
 {
 	char p[4200];
 	unsigned i;
-	int fd;
 
 	shuffle(b);
 	if (what == 0) {
@@ -369,9 +396,8 @@ static int prep_files(struct bon *b, int what)
 		return 0;
 	for (i = 0; i < b->nfiles; i++) {
 		fname(b, i, p, sizeof(p));
-		if ((fd = open(p, O_WRONLY | O_CREAT | O_CLOEXEC, 0600)) < 0)
+		if (make_file(b, p, 0) < 0)
 			return disk_fail(b->ctx, b->label, "create", p, -1, errno);
-		close(fd);
 	}
 	b->present = 1;
 	return 0;
@@ -424,6 +450,8 @@ static int bonnie_run(struct bench_ctx *ctx)
 	b.runtime = o->disk_runtime;
 	b.nfiles = (unsigned)o->disk_files * 1024;
 	b.ndirs = (unsigned)(o->disk_file_dirs > 0 ? o->disk_file_dirs : 1);
+	b.fmax = o->disk_file_max;
+	b.fmin = o->disk_file_min < b.fmax ? o->disk_file_min : b.fmax;
 	b.x = disk_now() | 1;
 	disk_workers_init(&b.ws);
 	b.buf = disk_buf(CHUNK);
@@ -432,7 +460,8 @@ static int bonnie_run(struct bench_ctx *ctx)
 		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
 		goto out;
 	}
-	if (disk_room(ctx, 0, b.size) < 0 || scratch_file_in(b.path, sizeof(b.path), disk_dir(ctx, 0),
+	if (disk_room(ctx, 0, b.size > (uint64_t)b.nfiles * b.fmax ? b.size
+								  : (uint64_t)b.nfiles * b.fmax) < 0 || scratch_file_in(b.path, sizeof(b.path), disk_dir(ctx, 0),
 							      "bonnie.data") < 0 ||
 	    (size_t)snprintf(b.fdir, sizeof(b.fdir), "%s/files", disk_dir(ctx, 0)) >= sizeof(b.fdir)) {
 		snprintf(ctx->reason, sizeof(ctx->reason), "no scratch directory");
@@ -456,6 +485,8 @@ static int bonnie_run(struct bench_ctx *ctx)
 	result_param_num(ctx->res, "seekers", SEEKERS);
 	result_param_num(ctx->res, "files", o->disk_files);
 	result_param_num(ctx->res, "file_dirs", b.ndirs);
+	result_param_num(ctx->res, "file_max_bytes", (double)b.fmax);
+	result_param_num(ctx->res, "file_min_bytes", (double)b.fmin);
 	result_param_str(ctx->res, "direct", "no");
 	result_param_str(ctx->res, "csv", o->disk_csv ? o->disk_csv : "2");
 	result_param_str(ctx->res, "dir", b.label);

@@ -60,6 +60,7 @@ struct bench_opts {
 	const char *disk_csv;		/* --csv: bonnie++ CSV line, "1.03" or "2" */
 	int disk_files;			/* --files: bonnie's file tests, N x 1024 files */
 	int disk_file_dirs;		/* --file-dirs: spread over D directories */
+	uint64_t disk_file_max, disk_file_min;	/* --file-max, --file-min: sizes of the files */
 	int disk_cache;			/* --cache: measure the page cache on purpose */
 	uint64_t disk_max_size;		/* --max-size: disk.iozone's largest auto-mode file */
 	/* Set by disk_prepare() (run): one scratch directory per --dir entry

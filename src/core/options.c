@@ -113,6 +113,11 @@ const struct optdef optdefs[] = {
 	  "bonnie's file tests: N x 1024 files (bonnie++ -n)", RES_NONE, 0 },
 	{ "file-dirs", OT_UINT, OPT(disk_file_dirs), "1", NULL, 1, 1024, "disk.bonnie",
 	  "spread the files over D directories", RES_NONE, 0 },
+	{ "file-max", OT_SIZE, OPT(disk_file_max), "0", NULL, 0, 1 * GiB, "disk.bonnie",
+	  "bonnie's files get a random size up to this, written as each is created "
+	  "(bonnie++ -n N:MAX:MIN); 0: empty files", RES_NONE, 0 },
+	{ "file-min", OT_SIZE, OPT(disk_file_min), "0", NULL, 0, 1 * GiB, "disk.bonnie",
+	  "smallest of those random sizes (at most --file-max)", RES_NONE, 0 },
 	{ "cache", OT_FLAG, OPT(disk_cache), NULL, NULL, 0, 1, "disk",
 	  "measure the page cache on purpose: small warm files, figures labelled cache", RES_NONE, 0 },
 	{ "max-size", OT_SIZE, OPT(disk_max_size), "4M", "1M", 64 * KiB, 1 * TiB, "disk.iozone",

@@ -196,7 +196,7 @@ static void report_bonnie(const struct result *r, FILE *f)
 	const struct bench_result *b = result_bench(r, "disk.bonnie");
 	const struct param *csv;
 	struct bon_fig io[6], fl[6];
-	char name[64], size[16];
+	char name[64], size[16], files[80];
 	int i, cached = 0;
 
 	if (!b) {
@@ -227,10 +227,17 @@ static void report_bonnie(const struct result *r, FILE *f)
 	fprintf(f, "\n%-18s%9s", "Latency", io[0].lat);
 	for (i = 1; i < 6; i++)
 		fprintf(f, "%10s", io[i].lat);
+	/* bonnie++'s files column: N, or N:MAX:MIN/DIRS with sizes or dirs */
+	if (pnum(b, "file_max_bytes") > 0 || pnum(b, "file_dirs") > 1)
+		snprintf(files, sizeof(files), "%.0f:%.0f:%.0f/%.0f", pnum(b, "files"),
+			 pnum(b, "file_max_bytes"), pnum(b, "file_min_bytes"),
+			 pnum(b, "file_dirs") > 1 ? pnum(b, "file_dirs") : 1);
+	else
+		snprintf(files, sizeof(files), "%.0f", pnum(b, "files"));
 	fprintf(f, "\nVersion bakeoff     ------Sequential Create------ --------Random Create--------\n"
 		"%-20.20s-Create-- --Read--- -Delete-- -Create-- --Read--- -Delete--\n"
 		"              files  /sec %%CP  /sec %%CP  /sec %%CP  /sec %%CP  /sec %%CP  /sec %%CP\n"
-		"%19.0f", name, pnum(b, "files"));
+		"%19s", name, files);
 	for (i = 0; i < 6; i++)
 		fprintf(f, " %5s %3s", fl[i].rate, fl[i].cpu);
 	fprintf(f, "\n%-18s%9s", "Latency", fl[0].lat);
@@ -263,7 +270,12 @@ static void report_bonnie(const struct result *r, FILE *f)
 		pnum(b, "seekers"));
 	for (i = 0; i < 6; i++)
 		fprintf(f, ",%s,%s", io[i].rate, io[i].cpu);
-	fprintf(f, ",%.0f,,,", pnum(b, "files"));
+	fprintf(f, ",%.0f,", pnum(b, "files"));
+	if (pnum(b, "file_max_bytes") > 0)
+		fprintf(f, "%.0f,%.0f", pnum(b, "file_max_bytes"), pnum(b, "file_min_bytes"));
+	else
+		fputc(',', f);
+	fputc(',', f);
 	if (pnum(b, "file_dirs") > 1)
 		fprintf(f, "%.0f", pnum(b, "file_dirs"));
 	fputc(',', f);

@@ -75,6 +75,24 @@ R3=$TMP/r3.json
 ok $? "run bonnie --csv 1.03 exits 0"
 check "--csv 1.03: 27 columns starting with the host" sh -c \
 	"tail -n 1 '$TMP/bon103' | grep -q '^$host,2M,' && [ \$(tail -n 1 '$TMP/bon103' | tr , '\n' | wc -l) = 27 ]"
+# Files of random sizes in 2 directories (bonnie++ -n 1:8192:1024/2): the
+# sizes are written, bonnie++'s files column and CSV fields carry them.
+R6=$TMP/r6.json
+# shellcheck disable=SC2086
+"$BAKEOFF" run $Q --files 1 --file-max 8k --file-min 1k --file-dirs 2 --dir "$D" -o "$R6" bonnie \
+	>"$TMP/bonsz" 2>/dev/null
+ok $? "run bonnie with --file-max 8k --file-min 1k --file-dirs 2 exits 0"
+check "file sizes recorded" [ "$(jget "$R6" 'my $b = bench("disk.bonnie"); "$b->{params}{file_max_bytes}:$b->{params}{file_min_bytes}"')" = 8192:1024 ]
+check "bonnie++'s files column: 1:8192:1024/2" grep -Eq '^ +1:8192:1024/2 ' "$TMP/bonsz"
+check "--csv 2: files, max, min, dirs" sh -c "tail -n 1 '$TMP/bonsz' | cut -d, -f22-25 | grep -qx '1,8192,1024,2'"
+if command -v bon_csv2txt >/dev/null 2>&1; then
+	tail -n 1 "$TMP/bonsz" | bon_csv2txt >"$TMP/b3t.out" 2>"$TMP/b3t.err"
+	check "bon_csv2txt reads the sized line: nothing on stderr" [ ! -s "$TMP/b3t.err" ]
+	check "bon_csv2txt shows 1:8192:1024/2" grep -q "1:8192:1024/2" "$TMP/b3t.out"
+else
+	skip "no bon_csv2txt (Debian package bonnie++)"
+	skip "no bon_csv2txt (Debian package bonnie++)"
+fi
 R4=$TMP/r4.json
 # shellcheck disable=SC2086
 "$BAKEOFF" run $Q --block-sizes 64k --dir "$D" -o "$R4" dd >"$TMP/dd2" 2>/dev/null
@@ -104,6 +122,7 @@ bad() { # DESC PATTERN ARGS...
 bad "a missing --dir" "$TMP/nope: No such file" --dir "$TMP/nope" disk.seq
 bad "a missing second --dir" "--dir $TMP/nope: No such file" --dir "$D,$TMP/nope" disk.seq
 bad "--csv 3" "for --csv: expected 1.03" --dir "$D" --csv 3 disk.bonnie
+bad "--file-min above --file-max" "--file-min 8 KiB is above --file-max 1 KiB" --dir "$D" --file-max 1k --file-min 8k disk.bonnie
 bad "--device on a file that is no block device" "not a block device" --dir "$D" --device /dev/null disk.seq
 bad "--destroy-data without --device" "--destroy-data only applies with --device" --dir "$D" --destroy-data disk.seq
 avail_k=$(df -Pk "$D" | awk 'NR == 2 { print $4 }')
