@@ -163,6 +163,15 @@ static void *field(const struct optdef *d, size_t off, struct harness_cfg *cfg,
 }
 
 /* "a size from 64 KiB to 1 TiB", "a duration from 100us to 10s", ... */
+/* The number a value starts with (strtod: finite, no overflow), and where
+ * its suffix begins: 0, or -1. */
+static int leading_number(const char *val, double *r, char **end)
+{
+	errno = 0;
+	*r = strtod(val, end);
+	return *end == val || errno || *r != *r ? -1 : 0;
+}
+
 static void range_text(const struct optdef *d, char *out, size_t n)
 {
 	char lo[32], hi[32];
@@ -254,9 +263,7 @@ int opt_parse(const struct optdef *d, const char *val, struct harness_cfg *cfg,
 		char *end;
 		double r;
 
-		errno = 0;
-		r = strtod(val, &end);
-		if (end == val || errno || r != r)
+		if (leading_number(val, &r, &end) < 0)
 			break;
 		if (*end == 'k' || *end == 'K')
 			r *= 1e3, end++;
@@ -273,9 +280,7 @@ int opt_parse(const struct optdef *d, const char *val, struct harness_cfg *cfg,
 		char *end;
 		double r;
 
-		errno = 0;
-		r = strtod(val, &end);
-		if (end == val || errno || r != r)
+		if (leading_number(val, &r, &end) < 0)
 			break;
 		if (*end == '%')
 			end++;
