@@ -162,7 +162,6 @@ static void *field(const struct optdef *d, size_t off, struct harness_cfg *cfg,
 	return (d->target == IN_CFG ? (char *)cfg : (char *)opt) + off;
 }
 
-/* "a size from 64 KiB to 1 TiB", "a duration from 100us to 10s", ... */
 /* The number a value starts with (strtod: finite, no overflow), and where
  * its suffix begins: 0, or -1. */
 static int leading_number(const char *val, double *r, char **end)
@@ -171,6 +170,8 @@ static int leading_number(const char *val, double *r, char **end)
 	*r = strtod(val, end);
 	return *end == val || errno || *r != *r ? -1 : 0;
 }
+
+/* "a size from 64 KiB to 1 TiB", "a duration from 100us to 10s", ... */
 
 static void range_text(const struct optdef *d, char *out, size_t n)
 {
