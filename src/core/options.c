@@ -172,7 +172,6 @@ static int leading_number(const char *val, double *r, char **end)
 }
 
 /* "a size from 64 KiB to 1 TiB", "a duration from 100us to 10s", ... */
-
 static void range_text(const struct optdef *d, char *out, size_t n)
 {
 	char lo[32], hi[32];
