@@ -50,9 +50,21 @@ busy() {
 	jget "$1" 'scalar(grep { /^(machine not idle|runnable tasks|the hypervisor stole)/ } @{$r->{guard}{findings}}) ? 1 : 0'
 }
 
+# drift FILE — the largest spread (CV, %) of a benchmark's run medians in
+# the file: how far the machine's speed moved from one run to the next.
+# With 5 runs a side the Welch interval is about 1.5 x that wide, so past 5%
+# a 10% difference cannot clear the 1% floor, and compare rightly says
+# "within noise" (or "bimodal", when the runs fall at two levels).
+drift() {
+	jget "$1" 'my $w = 0; for my $b (@{$r->{benchmarks}}) { my @x = @{$b->{metrics}[0]{runs}{median} || []};
+		next if @x < 2; my $m = 0; $m += $_ / @x for @x; my $v = 0; $v += ($_ - $m) ** 2 / (@x - 1) for @x;
+		my $cv = 100 * sqrt($v) / $m; $w = $cv if $cv > $w } sprintf "%.1f", $w'
+}
+
 start=$(date +%s)
-fails=0 same=0 slower=0 i=0 seen= nbusy=0
-while [ $i -lt 20 ]; do
+# Trials go on until 20 were clean (neither busy nor drifting), at most 60.
+fails=0 same=0 slower=0 i=0 seen= nbusy=0 clean=0
+while [ $clean -lt 20 ] && [ $i -lt 60 ]; do
 	i=$((i + 1))
 	for w in 100 110; do
 		"$B" run -q --runs 5 --samples 51 --sample-time 100us --test-work 100 --test-work2 $w \
@@ -60,24 +72,37 @@ while [ $i -lt 20 ]; do
 			split "$TMP/r$w-$i.json" "$TMP/a$w-$i.json" "$TMP/b$w-$i.json" || fails=$((fails + 1))
 	done
 	b=$(( $(busy "$TMP/r100-$i.json") + $(busy "$TMP/r110-$i.json") ))
-	[ "$b" -gt 0 ] && nbusy=$((nbusy + 1))
+	for w in 100 110; do
+		dr=$(drift "$TMP/r$w-$i.json")
+		[ "$dr" ] && perl -e 'exit !($ARGV[0] > $ARGV[1])' "$dr" "${maxdrift:-0}" && maxdrift=$dr
+		[ "$dr" ] && perl -e 'exit !($ARGV[0] > 5)' "$dr" && b=$((b + 1))
+	done
 	v=$(verdict "$TMP/a100-$i.json" "$TMP/b100-$i.json")
-	[ "$v" = "within noise" ] && same=$((same + 1))
 	d=$(verdict "$TMP/a110-$i.json" "$TMP/b110-$i.json")
-	[ "$d" = slower ] && slower=$((slower + 1))
-	seen="$seen${seen:+, }$i: ${v:-?} / ${d:-?}$([ "$b" -gt 0 ] && echo " (busy)")"
+	if [ "$b" -gt 0 ]; then
+		nbusy=$((nbusy + 1))
+	else
+		clean=$((clean + 1))
+		[ "$v" = "within noise" ] && same=$((same + 1))
+		[ "$d" = slower ] && slower=$((slower + 1))
+	fi
+	seen="$seen${seen:+, }$i: ${v:-?} / ${d:-?}$([ "$b" -gt 0 ] && echo " (busy or drifting)")"
+	rm -f "$TMP/r100-$i.json" "$TMP/r110-$i.json" "$TMP/a100-$i.json" "$TMP/b100-$i.json" "$TMP/a110-$i.json" "$TMP/b110-$i.json"
 done
-ok $fails "40 interleaved runs of --runs 5 (work 100 against 100, and against 110) all ran"
+ok $fails "$((2 * i)) interleaved runs of --runs 5 (work 100 against 100, and against 110) all ran"
 diag "verdicts per trial (100 vs 100 / 100 vs 110): $seen"
-diag "within noise $same of 20, slower $slower of 20, in $(($(date +%s) - start)) s; load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null); busy in $nbusy trials"
-# The rates hold on a machine that lets the trials run; with other work
-# beside them (CI runs the suite once beside a busy loop) they are printed
-# above but not judged: a test may not check what load can invert.
-if [ "$nbusy" -eq 0 ]; then
-	check "work 100 against work 100: within noise in $same of 20 (at least 19)" [ "$same" -ge 19 ]
-	check "work 100 against work 110: slower in $slower of 20 (at least 19)" [ "$slower" -ge 19 ]
+diag "of $clean clean trials: within noise $same, slower $slower; $nbusy more busy or drifting (largest run-to-run CV ${maxdrift:-0}%); $(($(date +%s) - start)) s, load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+# The rates hold on a machine that lets the trials run: no other work
+# beside them (CI runs the suite once beside a busy loop) and a speed that
+# moves by less than 5% (CV) from one run to the next (this 2-vCPU guest's
+# moves by up to 22% between consecutive runs at times, with nothing else
+# running and no steal: the host's other guests). Trials that are not are
+# printed above but not counted: a test may not check what load can invert.
+if [ "$clean" -ge 20 ]; then
+	check "work 100 against work 100: within noise in $same of 20 clean trials (at least 19)" [ "$same" -ge 19 ]
+	check "work 100 against work 110: slower in $slower of 20 clean trials (at least 19)" [ "$slower" -ge 19 ]
 else
-	skip "the guard found the machine busy before $nbusy of 20 trials: verdict rates not judged (within noise $same, slower $slower of 20)"
-	skip "the guard found the machine busy before $nbusy of 20 trials"
+	skip "only $clean of $i trials clean (busy, or speed drifting over 5% between runs): rates not judged"
+	skip "only $clean of $i trials clean (largest run-to-run CV ${maxdrift:-0}%)"
 fi
 done_testing
