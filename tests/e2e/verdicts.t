@@ -1,8 +1,9 @@
 #!/bin/sh
 # verdicts.t — compare's verdicts measured with real timing noise (issue 11):
-# test.work does --test-work N units of work per operation. In 20 trials,
-# work 100 against work 100 must be "within noise" in at least 19, and work
-# 100 against work 110 "slower" in at least 19.
+# test.work does --test-work N units of work per operation. In 20 clean
+# trials (see busy and drift below), work 100 against work 100 must be
+# "within noise" in at least 19, and work 100 against work 110 "slower" in
+# at least 19.
 #
 # How the pair is measured, and why: each trial is ONE run of test.work
 # (work 100) and test.work2 (work 100, or 110) with --runs 5, so the two
