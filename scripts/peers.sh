@@ -243,6 +243,9 @@ while [ "$r" -le "$ROUNDS" ]; do
 done
 
 # ---- disk: fio and bonnie++ on the same directory, sizes and block sizes ----
+# Each tool deletes its file when done; a sync after that lets the freeing
+# (and, with the discard mount option, the trim) of its blocks happen
+# before the next tool starts, not inside the next tool's timed fsync.
 # PEERS_DISK_DIR (default: the current directory, as fio and bonnie++ use),
 # PEERS_DISK_SIZE MiB for the sequential and random file (default 512),
 # PEERS_BONNIE_SIZE MiB for bonnie's file (default 2048, so that block
@@ -292,12 +295,14 @@ while [ "$r" -le "$DROUNDS" ]; do
 	bkm "$TMP/b.json" seq.w disk.seq "write 1M"
 	bkm "$TMP/b.json" seq.r disk.seq "read 1M"
 	rm -f "$TMP/b.json"
+	sync	# disk.seq's file, just deleted, trimmed before fio starts
 	if have fio; then
 		# --fallocate=none: fio would otherwise reserve the file untimed; disk.seq
 		# (as dd) allocates its blocks inside the timing (docs/peers.md).
 		put fio.w "$(fio_fig write.bw --rw=write --bs=1M --end_fsync=1 --fallocate=none)"
 		put fio.r "$(fio_fig read.bw --rw=read --bs=1M)"
 		rm -f "$DDIR/fio.dat"
+		sync	# the freed blocks trimmed now, not in the next tool's timing
 	fi
 	"$BAKEOFF" run -q --dir "$DDIR" --size "${DSIZE}M" --jobs 1 --runtime 5s --reps 1 \
 		-o "$TMP/b.json" disk.rand >/dev/null 2>"$TMP/err" || cat "$TMP/err"
@@ -306,6 +311,7 @@ while [ "$r" -le "$DROUNDS" ]; do
 	if have fio; then
 		put fio.rr "$(fio_fig read.iops --rw=randread --bs=4k --runtime=5 --time_based)"
 		rm -f "$DDIR/fio.dat"
+		sync	# the freed blocks trimmed now, not in the next tool's timing
 	fi
 	"$BAKEOFF" run -q --dir "$DDIR" --size "${BSIZE}M" --files 16 --reps 1 \
 		-o "$TMP/b.json" disk.bonnie >/dev/null 2>"$TMP/err" || cat "$TMP/err"
@@ -313,6 +319,7 @@ while [ "$r" -le "$DROUNDS" ]; do
 		bkm "$TMP/b.json" "bon.$(echo "$t" | tr ' ' _)" disk.bonnie "$t"
 	done
 	rm -f "$TMP/b.json"
+	sync	# disk.bonnie's files, just deleted, trimmed before bonnie++ starts
 	if have bonnie++; then
 		# -f: no per-character tests (bonnie++ 2.00a's take a syscall per
 		# byte); the CSV line's K/sec (2^10) to MB/s; "+++++" is left out.
