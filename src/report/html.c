@@ -296,6 +296,21 @@ static void tables(const struct result *const *rs, size_t n, FILE *f)
 	fputs("</section>\n", f);
 }
 
+/* A chart's figure and the start of its caption: "BENCH[:NAME]WHAT(UNIT",
+ * escaped; the caller closes the caption. */
+static void caption(FILE *f, const char *bench, const char *name, const char *what,
+		    const char *unit)
+{
+	fputs("<figure><figcaption>", f);
+	report_html_esc(f, bench);
+	if (name[0]) {
+		fputc(':', f);
+		report_html_esc(f, name);
+	}
+	fputs(what, f);
+	report_html_esc(f, unit);
+}
+
 /* Horizontal bars, one per file holding the figure. */
 static void svg_bars(const struct result *const *rs, size_t n, const char *bench,
 		     const struct metric *m0, FILE *f)
@@ -315,14 +330,7 @@ static void svg_bars(const struct result *const *rs, size_t n, const char *bench
 	}
 	if (!rows)
 		return;
-	fputs("<figure><figcaption>", f);
-	report_html_esc(f, bench);
-	if (m0->name[0]) {
-		fputc(':', f);
-		report_html_esc(f, m0->name);
-	}
-	fputs(" (", f);
-	report_html_esc(f, m0->unit);
+	caption(f, bench, m0->name, " (", m0->unit);
 	fprintf(f, ", %s is better)</figcaption>\n<svg class=\"bars\" viewBox=\"0 0 400 %zu\" "
 		"role=\"img\">", m0->better == BETTER_HIGHER ? "higher" : "lower", rows * 22 + 4);
 	for (k = 0; k < n; k++) {
@@ -500,12 +508,7 @@ static void curve(const struct result *const *rs, size_t n, const char *bench, c
 		c = sv[k].n > c ? sv[k].n : c;
 	if (m0 && c >= 2) {
 		logy = strcmp(bench, "mem.lat") == 0 || (ymin > 0 && ymax / ymin > 50);
-		fputs("<figure><figcaption>", f);
-		report_html_esc(f, bench);
-		fputc(':', f);
-		report_html_esc(f, series);
-		fputs(" by size (", f);
-		report_html_esc(f, m0->unit);
+		caption(f, bench, series, " by size (", m0->unit);
 		fprintf(f, "%s, %s is better)</figcaption>", logy ? ", log axes" : ", log size axis",
 			m0->better == BETTER_HIGHER ? "higher" : "lower");
 		svg_lines(n, sv, 1, logy, "bytes", m0->unit, f);
@@ -539,14 +542,7 @@ static void intervals(const struct result *const *rs, size_t n, const char *benc
 		c += sv[k].n;
 	}
 	if (c) {
-		fputs("<figure><figcaption>", f);
-		report_html_esc(f, bench);
-		if (m0->name[0]) {
-			fputc(':', f);
-			report_html_esc(f, m0->name);
-		}
-		fputs(" per interval (", f);
-		report_html_esc(f, m0->unit);
+		caption(f, bench, m0->name, " per interval (", m0->unit);
 		fputs(" over seconds)</figcaption>", f);
 		svg_lines(n, sv, 0, 0, "s", m0->unit, f);
 		legend(rs, n, sv, f);
