@@ -248,8 +248,8 @@ done
 # before the next tool starts, not inside the next tool's timed fsync.
 # PEERS_DISK_DIR (default: the current directory, as fio and bonnie++ use),
 # PEERS_DISK_SIZE MiB for the sequential and random file (default 512),
-# PEERS_BONNIE_SIZE MiB for bonnie's file (default 2048, so that block
-# tests last over half a second), PEERS_DISK_ROUNDS (default 3).
+# PEERS_BONNIE_SIZE MiB for bonnie's file (default 4096, so that even the
+# block read from the page cache lasts over half a second), PEERS_DISK_ROUNDS (default 4: each order twice).
 # bkm FILE KEY ID METRIC — bakeoff's median of a named metric.
 bkm() {
 	perl -MJSON::PP -e '
@@ -262,8 +262,8 @@ bkm() {
 DDIR=$(mktemp -d "${PEERS_DISK_DIR:-.}/bakeoff-peers-disk.XXXXXX")
 trap 'rm -rf "$TMP" "$DDIR"' EXIT
 DSIZE=${PEERS_DISK_SIZE:-512}
-BSIZE=${PEERS_BONNIE_SIZE:-2048}
-DROUNDS=${PEERS_DISK_ROUNDS:-3}
+BSIZE=${PEERS_BONNIE_SIZE:-4096}
+DROUNDS=${PEERS_DISK_ROUNDS:-4}
 # fio's figures from its JSON: bytes/s to MB/s, IOPS as they are.
 fio_fig() { # FIELD(write.bw|read.bw|read.iops) FIO-OPTIONS...
 	_f=$1
@@ -284,51 +284,87 @@ round_figures() {
 			pr("bon.write", "bonnie.write"); pr("bon.rewrite", "bonnie.rewrite")
 			pr("bon.read", "bonnie.read"); pr("bon.seq_create", "bonnie.create") }'
 }
+# The four pairs' halves, each leaving nothing behind: a tool's file
+# deleted and then a sync, so that its freed blocks are trimmed (this file
+# system may be mounted with discard) before the next tool starts, not
+# inside its timing.
+bk_seq() {
+	"$BAKEOFF" run -q --dir "$DDIR" --size "${DSIZE}M" --block-sizes 1M --runtime 60s --reps 1 \
+		-o "$TMP/b.json" disk.seq >/dev/null 2>"$TMP/err" || cat "$TMP/err"
+	bkm "$TMP/b.json" seq.w disk.seq "write 1M"
+	bkm "$TMP/b.json" seq.r disk.seq "read 1M"
+	rm -f "$TMP/b.json"
+	sync
+}
+fio_seq() {
+	have fio || return 0
+	# --fallocate=none: fio would otherwise reserve the file untimed; disk.seq
+	# (as dd) allocates its blocks inside the timing (docs/peers.md).
+	put fio.w "$(fio_fig write.bw --rw=write --bs=1M --end_fsync=1 --fallocate=none)"
+	put fio.r "$(fio_fig read.bw --rw=read --bs=1M)"
+	rm -f "$DDIR/fio.dat"
+	sync
+}
+bk_rand() {
+	"$BAKEOFF" run -q --dir "$DDIR" --size "${DSIZE}M" --jobs 1 --runtime 5s --reps 1 \
+		-o "$TMP/b.json" disk.rand >/dev/null 2>"$TMP/err" || cat "$TMP/err"
+	bkm "$TMP/b.json" rand.r disk.rand "randread 4k QD1"
+	rm -f "$TMP/b.json"
+	sync
+}
+fio_rand() {
+	have fio || return 0
+	put fio.rr "$(fio_fig read.iops --rw=randread --bs=4k --runtime=5 --time_based)"
+	rm -f "$DDIR/fio.dat"
+	sync
+}
+# Before each bonnie: memory at rest. A guest whose balloon reports free
+# pages (virtio-balloon free page reporting) hands memory back to the host
+# about 2 s after it is freed, and touching it again costs a host fault per
+# page: a 2 GiB buffered write right after another tool freed 2 GiB of page
+# cache ran up to twice as fast as one after a pause (docs/peers.md).
+settle() {
+	sync
+	sleep "${PEERS_SETTLE:-8}"
+}
+bk_bonnie() {
+	settle
+	# --no-char: no putc or getc, as bonnie++ -f
+	"$BAKEOFF" run -q --dir "$DDIR" --size "${BSIZE}M" --files 16 --no-char --reps 1 \
+		-o "$TMP/b.json" disk.bonnie >/dev/null 2>"$TMP/err" || cat "$TMP/err"
+	for t in write rewrite read "seq create"; do
+		bkm "$TMP/b.json" "bon.$(echo "$t" | tr ' ' _)" disk.bonnie "$t"
+	done
+	rm -f "$TMP/b.json"
+	sync
+}
+peer_bonnie() {
+	have bonnie++ || return 0
+	settle
+	# -f: no per-character tests (bonnie++ 2.00a's take a syscall per
+	# byte); the CSV line's K/sec (2^10) to MB/s; "+++++" is left out.
+	bonnie++ -d "$DDIR" -s "$BSIZE" -r "$((BSIZE / 2))" -n 16 -f -q -u "$(id -u):$(id -g)" \
+		2>/dev/null | tail -n 1 >"$TMP/bon"
+	put bonnie.write "$(awk -F, '$12 ~ /^[0-9]/ { printf "%.1f", $12 * 1.024 / 1000 }' "$TMP/bon")"
+	put bonnie.rewrite "$(awk -F, '$14 ~ /^[0-9]/ { printf "%.1f", $14 * 1.024 / 1000 }' "$TMP/bon")"
+	put bonnie.read "$(awk -F, '$18 ~ /^[0-9]/ { printf "%.1f", $18 * 1.024 / 1000 }' "$TMP/bon")"
+	put bonnie.create "$(awk -F, '$27 ~ /^[0-9]/ { print $27 }' "$TMP/bon")"
+	sync
+}
 echo "disk peers in $DDIR: fio on ${DSIZE} MiB, bonnie++ on ${BSIZE} MiB, $DROUNDS rounds ..."
 r=1
 [ "$ONLY" = nodisk ] && r=$((DROUNDS + 1))
 while [ "$r" -le "$DROUNDS" ]; do
 	echo "disk round $r of $DROUNDS ($(cut -d ' ' -f 1-3 /proc/loadavg 2>/dev/null || echo ?) load) ..."
 	mark=$(wc -l <"$TMP/vals")
-	"$BAKEOFF" run -q --dir "$DDIR" --size "${DSIZE}M" --block-sizes 1M --runtime 60s --reps 1 \
-		-o "$TMP/b.json" disk.seq >/dev/null 2>"$TMP/err" || cat "$TMP/err"
-	bkm "$TMP/b.json" seq.w disk.seq "write 1M"
-	bkm "$TMP/b.json" seq.r disk.seq "read 1M"
-	rm -f "$TMP/b.json"
-	sync	# disk.seq's file, just deleted, trimmed before fio starts
-	if have fio; then
-		# --fallocate=none: fio would otherwise reserve the file untimed; disk.seq
-		# (as dd) allocates its blocks inside the timing (docs/peers.md).
-		put fio.w "$(fio_fig write.bw --rw=write --bs=1M --end_fsync=1 --fallocate=none)"
-		put fio.r "$(fio_fig read.bw --rw=read --bs=1M)"
-		rm -f "$DDIR/fio.dat"
-		sync	# the freed blocks trimmed now, not in the next tool's timing
-	fi
-	"$BAKEOFF" run -q --dir "$DDIR" --size "${DSIZE}M" --jobs 1 --runtime 5s --reps 1 \
-		-o "$TMP/b.json" disk.rand >/dev/null 2>"$TMP/err" || cat "$TMP/err"
-	bkm "$TMP/b.json" rand.r disk.rand "randread 4k QD1"
-	rm -f "$TMP/b.json"
-	if have fio; then
-		put fio.rr "$(fio_fig read.iops --rw=randread --bs=4k --runtime=5 --time_based)"
-		rm -f "$DDIR/fio.dat"
-		sync	# the freed blocks trimmed now, not in the next tool's timing
-	fi
-	"$BAKEOFF" run -q --dir "$DDIR" --size "${BSIZE}M" --files 16 --reps 1 \
-		-o "$TMP/b.json" disk.bonnie >/dev/null 2>"$TMP/err" || cat "$TMP/err"
-	for t in write rewrite read "seq create"; do
-		bkm "$TMP/b.json" "bon.$(echo "$t" | tr ' ' _)" disk.bonnie "$t"
-	done
-	rm -f "$TMP/b.json"
-	sync	# disk.bonnie's files, just deleted, trimmed before bonnie++ starts
-	if have bonnie++; then
-		# -f: no per-character tests (bonnie++ 2.00a's take a syscall per
-		# byte); the CSV line's K/sec (2^10) to MB/s; "+++++" is left out.
-		bonnie++ -d "$DDIR" -s "$BSIZE" -r "$((BSIZE / 2))" -n 16 -f -q -u "$(id -u):$(id -g)" \
-			2>/dev/null | tail -n 1 >"$TMP/bon"
-		put bonnie.write "$(awk -F, '$12 ~ /^[0-9]/ { printf "%.1f", $12 * 1.024 / 1000 }' "$TMP/bon")"
-		put bonnie.rewrite "$(awk -F, '$14 ~ /^[0-9]/ { printf "%.1f", $14 * 1.024 / 1000 }' "$TMP/bon")"
-		put bonnie.read "$(awk -F, '$18 ~ /^[0-9]/ { printf "%.1f", $18 * 1.024 / 1000 }' "$TMP/bon")"
-		put bonnie.create "$(awk -F, '$27 ~ /^[0-9]/ { print $27 }' "$TMP/bon")"
+	# Each pair's order alternates between rounds (bakeoff first in odd
+	# rounds, the peer first in even ones), so that what one tool leaves
+	# behind for the next (blocks freed and trimmed, the host's cache and
+	# its write-back) falls on both sides alike.
+	if [ $((r % 2)) = 1 ]; then
+		bk_seq; fio_seq; bk_rand; fio_rand; bk_bonnie; peer_bonnie
+	else
+		fio_seq; bk_seq; fio_rand; bk_rand; peer_bonnie; bk_bonnie
 	fi
 	round_figures "$mark"
 	r=$((r + 1))

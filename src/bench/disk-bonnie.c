@@ -8,7 +8,8 @@
  * the disk, not only into the page cache. Without -b, bonnie++ syncs
  * nothing else, and neither does this. The tests, in bonnie++'s order:
  *   putc     the file written a byte at a time with putc() (stdio), until
- *            --size or --runtime; latency per 8 KiB
+ *            --size or --runtime; latency per 8 KiB (--no-char, bonnie++
+ *            -f, skips it and getc)
  *   write    the file written in 8 KiB write() calls (bonnie++'s chunk)
  *            to a new file (the old one unlinked untimed, as bonnie++)
  *   rewrite  each 8 KiB chunk read, changed, seeked back over, written
@@ -491,6 +492,7 @@ static int bonnie_run(struct bench_ctx *ctx)
 	result_param_str(ctx->res, "csv", o->disk_csv ? o->disk_csv : "2");
 	result_param_str(ctx->res, "dir", b.label);
 	b.made = b.size;
+	result_param_str(ctx->res, "per_char", o->disk_no_char ? "no" : "yes");
 	for (t = 0; t < (int)(sizeof(tests) / sizeof(tests[0])); t++) {
 		struct long_op lo = {
 			.name = tests[t].name, .unit = tests[t].unit, .kind = tests[t].kind,
@@ -500,6 +502,8 @@ static int bonnie_run(struct bench_ctx *ctx)
 				 t == 5 ? SEEKS : (double)b.nfiles,
 		};
 
+		if (o->disk_no_char && (t == 0 || t == 3))
+			continue;	/* putc, getc */
 		if (harness_long(ctx, &lo, NULL) < 0)
 			goto out;
 		if (t < 6)

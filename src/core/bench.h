@@ -62,6 +62,7 @@ struct bench_opts {
 	int disk_file_dirs;		/* --file-dirs: spread over D directories */
 	uint64_t disk_file_max, disk_file_min;	/* --file-max, --file-min: sizes of the files */
 	int disk_cache;			/* --cache: measure the page cache on purpose */
+	int disk_no_char;		/* --no-char: no putc, getc (bonnie++ -f) */
 	uint64_t disk_max_size;		/* --max-size: disk.iozone's largest auto-mode file */
 	/* Set by disk_prepare() (run): one scratch directory per --dir entry
 	 * and the entry it was made under (for messages). */

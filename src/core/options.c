@@ -118,6 +118,8 @@ const struct optdef optdefs[] = {
 	  "(bonnie++ -n N:MAX:MIN); 0: empty files", RES_NONE, 0 },
 	{ "file-min", OT_SIZE, OPT(disk_file_min), "0", NULL, 0, 1 * GiB, "disk.bonnie",
 	  "smallest of those random sizes (at most --file-max)", RES_NONE, 0 },
+	{ "no-char", OT_FLAG, OPT(disk_no_char), NULL, NULL, 0, 1, "disk.bonnie",
+	  "skip the per-character tests, putc and getc (bonnie++ -f)", RES_NONE, 0 },
 	{ "cache", OT_FLAG, OPT(disk_cache), NULL, NULL, 0, 1, "disk",
 	  "measure the page cache on purpose: small warm files, figures labelled cache", RES_NONE, 0 },
 	{ "max-size", OT_SIZE, OPT(disk_max_size), "4M", "1M", 64 * KiB, 1 * TiB, "disk.iozone",

@@ -93,6 +93,15 @@ else
 	skip "no bon_csv2txt (Debian package bonnie++)"
 	skip "no bon_csv2txt (Debian package bonnie++)"
 fi
+# --no-char (bonnie++ -f): no putc or getc, their CSV fields empty as
+# bonnie++ -f leaves them, the block tests there.
+R7=$TMP/r7.json
+# shellcheck disable=SC2086
+"$BAKEOFF" run $Q --files 1 --no-char --dir "$D" -o "$R7" bonnie >"$TMP/bonf" 2>/dev/null
+ok $? "run bonnie --no-char exits 0"
+check "--no-char: no putc or getc, a block write" [ "$(jget "$R7" 'my $b = bench("disk.bonnie"); join ",", map { $_->{name} } grep { $_->{name} =~ /^(putc|getc|write)$/ } @{$b->{metrics}}')" = write ]
+check "--no-char: CSV putc and getc fields empty, block write not" sh -c \
+	"tail -n 1 '$TMP/bonf' | cut -d, -f10,11,12,16,17 | grep -Eqx ',,[0-9+]+,,'"
 R4=$TMP/r4.json
 # shellcheck disable=SC2086
 "$BAKEOFF" run $Q --block-sizes 64k --dir "$D" -o "$R4" dd >"$TMP/dd2" 2>/dev/null
