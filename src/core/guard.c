@@ -106,6 +106,12 @@ void guard_check(struct guard *g, const struct sysinfo *si, const struct bench_o
 	if (strcmp(si->virt, "none") != 0 && strcmp(si->virt, "unknown") != 0 && si->virt[0])
 		result_add_finding(g, "virtual machine (%s): the host's other guests can perturb "
 				   "timings", si->virt);
+	if (os_free_page_reporting() == 1)
+		result_add_finding(g, "the guest hands freed memory back to the host (virtio-balloon "
+				   "free page reporting): memory touched again a few seconds after "
+				   "it was freed costs a host fault per page, so page faults, fork "
+				   "and buffered writes run slower after a pause than right after "
+				   "another program freed memory");
 	if (memory_selected && llc && opt->mem_size < 4 * llc) {
 		fmt_size(a, sizeof(a), opt->mem_size);
 		fmt_size(b, sizeof(b), llc);

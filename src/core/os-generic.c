@@ -62,6 +62,11 @@ int os_cpu_boost(void)
 	return -1;	/* machdep.hwpstate / hw.cpufrequency on some systems */
 }
 
+int os_free_page_reporting(void)
+{
+	return -1;	/* a balloon driver's knobs are OS-specific */
+}
+
 int os_throttle_count(unsigned long long *n)
 {
 	(void)n;

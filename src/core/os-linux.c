@@ -723,6 +723,33 @@ int os_cpu_boost(void)
 	return -1;
 }
 
+int os_free_page_reporting(void)
+{
+	static const char dir[] = "/sys/bus/virtio/drivers/virtio_balloon";
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[320], bits[80];
+	int got = -1;
+	FILE *f;
+
+	if (!d)
+		return -1;
+	/* "features" is one '0' or '1' per feature bit, bit 0 first; bit 5 is
+	 * VIRTIO_BALLOON_F_REPORTING (the virtio specification, 5.5.3). */
+	while (got != 1 && (e = readdir(d))) {
+		if (strncmp(e->d_name, "virtio", 6) != 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/features", dir, e->d_name);
+		if (!(f = fopen(path, "r")))
+			continue;
+		if (fgets(bits, sizeof(bits), f) && strlen(bits) > 5)
+			got = bits[5] == '1';
+		fclose(f);
+	}
+	closedir(d);
+	return got;
+}
+
 int os_throttle_count(unsigned long long *n)
 {
 	static const char *const kinds[] = { "core_throttle_count", "package_throttle_count" };

@@ -50,6 +50,9 @@ int os_swap_pages(unsigned long long *in, unsigned long long *out);
 int os_runnable(int *n);
 /* CPU boost (turbo): 1 on, 0 off, -1 when the OS shows no such switch. */
 int os_cpu_boost(void);
+/* The hypervisor takes freed guest memory back (virtio-balloon free page
+ * reporting): 1 yes, 0 a balloon without it, -1 no balloon seen. */
+int os_free_page_reporting(void);
 /* Thermal throttling events of all CPUs since boot (core and package):
  * 0, or -1 when the OS shows no such counters (a guest usually has none). */
 int os_throttle_count(unsigned long long *n);
