@@ -247,7 +247,7 @@ done
 # (and, with the discard mount option, the trim) of its blocks happen
 # before the next tool starts, not inside the next tool's timed fsync.
 # PEERS_DISK_DIR (default: the current directory, as fio and bonnie++ use),
-# PEERS_DISK_SIZE MiB for the sequential and random file (default 512),
+# PEERS_DISK_SIZE MiB for the sequential and random file (default 2048),
 # PEERS_BONNIE_SIZE MiB for bonnie's file (default 4096, so that even the
 # block read from the page cache lasts over half a second), PEERS_DISK_ROUNDS (default 4: each order twice).
 # bkm FILE KEY ID METRIC — bakeoff's median of a named metric.
@@ -261,7 +261,7 @@ bkm() {
 }
 DDIR=$(mktemp -d "${PEERS_DISK_DIR:-.}/bakeoff-peers-disk.XXXXXX")
 trap 'rm -rf "$TMP" "$DDIR"' EXIT
-DSIZE=${PEERS_DISK_SIZE:-512}
+DSIZE=${PEERS_DISK_SIZE:-2048}
 BSIZE=${PEERS_BONNIE_SIZE:-4096}
 DROUNDS=${PEERS_DISK_ROUNDS:-4}
 # fio's figures from its JSON: bytes/s to MB/s, IOPS as they are.
@@ -318,14 +318,15 @@ fio_rand() {
 	rm -f "$DDIR/fio.dat"
 	sync
 }
-# Before each bonnie: memory at rest. A guest whose balloon reports free
-# pages (virtio-balloon free page reporting) hands memory back to the host
-# about 2 s after it is freed, and touching it again costs a host fault per
-# page: a 2 GiB buffered write right after another tool freed 2 GiB of page
-# cache ran up to twice as fast as one after a pause (docs/peers.md).
+# Before each bonnie: memory at rest (PEERS_SETTLE seconds, default 30). A
+# guest whose balloon reports free pages (virtio-balloon free page
+# reporting) hands freed memory back to the host, and touching it again
+# costs a host fault per page: bonnie++'s 4 GiB block write ran 1.2-1.7x
+# as fast right after another 4 GiB bonnie as after fio, with 8 s between
+# them, and the same after either with 30 s (docs/peers.md).
 settle() {
 	sync
-	sleep "${PEERS_SETTLE:-8}"
+	sleep "${PEERS_SETTLE:-30}"
 }
 bk_bonnie() {
 	settle
