@@ -735,7 +735,7 @@ int os_free_page_reporting(void)
 	if (!d)
 		return -1;
 	/* "features" is one '0' or '1' per feature bit, bit 0 first; bit 5 is
-	 * VIRTIO_BALLOON_F_REPORTING (the virtio specification, 5.5.3). */
+	 * VIRTIO_BALLOON_F_REPORTING in the virtio specification. */
 	while (got != 1 && (e = readdir(d))) {
 		if (strncmp(e->d_name, "virtio", 6) != 0)
 			continue;
