@@ -445,7 +445,10 @@ static int cmd_run(int argc, char **argv)
 	}
 	for (i = 0; i < registry_count; i++) {
 		total += sel[i];
-		if (sel[i] && strcmp(registry[i]->group, "mem") == 0)
+		/* --mem-size sets the memory benchmarks' buffers; STREAM's arrays
+		 * grow to 4x the LLC by themselves, except with --quick */
+		if (sel[i] && strcmp(registry[i]->group, "mem") == 0 &&
+		    (a.opt.quick || strncmp(registry[i]->id, "mem.stream.", 11) != 0))
 			memory = 1;
 		net |= sel[i] && strcmp(registry[i]->group, "net") == 0;
 	}

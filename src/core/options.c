@@ -48,7 +48,8 @@ const struct optdef optdefs[] = {
 	{ "parallel", OT_UINT, OPT(parallel), "1", NULL, 1, 256, "*",
 	  "run N copies of each benchmark at once", RES_NONE, 0 },
 	{ "mem-size", OT_SIZE, OPT(mem_size), "64M", "16M", 64 * KiB, 1 * TiB, "mem",
-	  "memory benchmarks' buffer (STREAM: each of its three arrays)", RES_MEM, 1 },
+	  "memory benchmarks' buffer (STREAM: each of its three arrays, at least 4x the "
+	  "last-level cache without --quick)", RES_MEM, 1 },
 	{ "msg-size", OT_SIZE, OPT(msg_size), "64k", NULL, 1, 64 * MiB, "ipc.pipe.bw,ipc.unix.bw",
 	  "IPC bandwidth transfer size", RES_NONE, 0 },
 	{ "map-size", OT_SIZE, OPT(map_size), NULL, "1M", 4 * KiB, 1 * TiB, "vm",
