@@ -284,17 +284,22 @@ round_figures() {
 			pr("bon.write", "bonnie.write"); pr("bon.rewrite", "bonnie.rewrite")
 			pr("bon.read", "bonnie.read"); pr("bon.seq_create", "bonnie.create") }'
 }
-# The four pairs' halves, each leaving nothing behind: a tool's file
-# deleted and then a sync, so that its freed blocks are trimmed (this file
-# system may be mounted with discard) before the next tool starts, not
-# inside its timing.
+# The pairs' halves. Each ends with done_half: its file deleted, then a
+# sync (see above).
+done_half() {
+	rm -f "$TMP/b.json" "$DDIR/fio.dat"
+	sync
+}
+# bk_run ARGS... — one bakeoff run on the directory into $TMP/b.json
+bk_run() {
+	"$BAKEOFF" run -q --dir "$DDIR" --reps 1 -o "$TMP/b.json" "$@" >/dev/null 2>"$TMP/err" ||
+		cat "$TMP/err"
+}
 bk_seq() {
-	"$BAKEOFF" run -q --dir "$DDIR" --size "${DSIZE}M" --block-sizes 1M --runtime 60s --reps 1 \
-		-o "$TMP/b.json" disk.seq >/dev/null 2>"$TMP/err" || cat "$TMP/err"
+	bk_run --size "${DSIZE}M" --block-sizes 1M --runtime 60s disk.seq
 	bkm "$TMP/b.json" seq.w disk.seq "write 1M"
 	bkm "$TMP/b.json" seq.r disk.seq "read 1M"
-	rm -f "$TMP/b.json"
-	sync
+	done_half
 }
 fio_seq() {
 	have fio || return 0
@@ -302,21 +307,17 @@ fio_seq() {
 	# (as dd) allocates its blocks inside the timing (docs/peers.md).
 	put fio.w "$(fio_fig write.bw --rw=write --bs=1M --end_fsync=1 --fallocate=none)"
 	put fio.r "$(fio_fig read.bw --rw=read --bs=1M)"
-	rm -f "$DDIR/fio.dat"
-	sync
+	done_half
 }
 bk_rand() {
-	"$BAKEOFF" run -q --dir "$DDIR" --size "${DSIZE}M" --jobs 1 --runtime 5s --reps 1 \
-		-o "$TMP/b.json" disk.rand >/dev/null 2>"$TMP/err" || cat "$TMP/err"
+	bk_run --size "${DSIZE}M" --jobs 1 --runtime 5s disk.rand
 	bkm "$TMP/b.json" rand.r disk.rand "randread 4k QD1"
-	rm -f "$TMP/b.json"
-	sync
+	done_half
 }
 fio_rand() {
 	have fio || return 0
 	put fio.rr "$(fio_fig read.iops --rw=randread --bs=4k --runtime=5 --time_based)"
-	rm -f "$DDIR/fio.dat"
-	sync
+	done_half
 }
 # Before each bonnie: memory at rest (PEERS_SETTLE seconds, default 30). A
 # guest whose balloon reports free pages (virtio-balloon free page
@@ -324,20 +325,18 @@ fio_rand() {
 # costs a host fault per page: bonnie++'s 4 GiB block write ran 1.2-1.7x
 # as fast right after another 4 GiB bonnie as after fio, with 8 s between
 # them, and the same after either with 30 s (docs/peers.md).
+# The half before has synced already.
 settle() {
-	sync
 	sleep "${PEERS_SETTLE:-30}"
 }
 bk_bonnie() {
 	settle
 	# --no-char: no putc or getc, as bonnie++ -f
-	"$BAKEOFF" run -q --dir "$DDIR" --size "${BSIZE}M" --files 16 --no-char --reps 1 \
-		-o "$TMP/b.json" disk.bonnie >/dev/null 2>"$TMP/err" || cat "$TMP/err"
+	bk_run --size "${BSIZE}M" --files 16 --no-char disk.bonnie
 	for t in write rewrite read "seq create"; do
 		bkm "$TMP/b.json" "bon.$(echo "$t" | tr ' ' _)" disk.bonnie "$t"
 	done
-	rm -f "$TMP/b.json"
-	sync
+	done_half
 }
 peer_bonnie() {
 	have bonnie++ || return 0
@@ -350,7 +349,7 @@ peer_bonnie() {
 	put bonnie.rewrite "$(awk -F, '$14 ~ /^[0-9]/ { printf "%.1f", $14 * 1.024 / 1000 }' "$TMP/bon")"
 	put bonnie.read "$(awk -F, '$18 ~ /^[0-9]/ { printf "%.1f", $18 * 1.024 / 1000 }' "$TMP/bon")"
 	put bonnie.create "$(awk -F, '$27 ~ /^[0-9]/ { print $27 }' "$TMP/bon")"
-	sync
+	done_half
 }
 echo "disk peers in $DDIR: fio on ${DSIZE} MiB, bonnie++ on ${BSIZE} MiB, $DROUNDS rounds ..."
 r=1

@@ -428,19 +428,20 @@ static int bonnie_run(struct bench_ctx *ctx)
 		const char *name, *unit;
 		enum bench_kind kind;
 		int (*prepare)(void *, struct long_run *), (*op)(void *, struct long_run *);
+		int per_char;	/* skipped with --no-char */
 	} tests[] = {
-		{ "putc", "MB/s", KIND_BANDWIDTH, NULL, op_putc },
-		{ "write", "MB/s", KIND_BANDWIDTH, prep_block, op_block },
-		{ "rewrite", "MB/s", KIND_BANDWIDTH, prep_start, op_rewrite },
-		{ "getc", "MB/s", KIND_BANDWIDTH, NULL, op_getc },
-		{ "read", "MB/s", KIND_BANDWIDTH, prep_start, op_read },
-		{ "seeks", "seeks/s", KIND_RATE, prep_seeks, op_seeks },
-		{ "seq create", "files/s", KIND_RATE, prep_seq_create, op_seq_create },
-		{ "seq stat", "files/s", KIND_RATE, prep_seq_stat, op_seq_stat },
-		{ "seq delete", "files/s", KIND_RATE, prep_seq_delete, op_seq_delete },
-		{ "ran create", "files/s", KIND_RATE, prep_ran_create, op_ran_create },
-		{ "ran stat", "files/s", KIND_RATE, prep_ran_stat, op_ran_stat },
-		{ "ran delete", "files/s", KIND_RATE, prep_ran_delete, op_ran_delete },
+		{ "putc", "MB/s", KIND_BANDWIDTH, NULL, op_putc, 1 },
+		{ "write", "MB/s", KIND_BANDWIDTH, prep_block, op_block, 0 },
+		{ "rewrite", "MB/s", KIND_BANDWIDTH, prep_start, op_rewrite, 0 },
+		{ "getc", "MB/s", KIND_BANDWIDTH, NULL, op_getc, 1 },
+		{ "read", "MB/s", KIND_BANDWIDTH, prep_start, op_read, 0 },
+		{ "seeks", "seeks/s", KIND_RATE, prep_seeks, op_seeks, 0 },
+		{ "seq create", "files/s", KIND_RATE, prep_seq_create, op_seq_create, 0 },
+		{ "seq stat", "files/s", KIND_RATE, prep_seq_stat, op_seq_stat, 0 },
+		{ "seq delete", "files/s", KIND_RATE, prep_seq_delete, op_seq_delete, 0 },
+		{ "ran create", "files/s", KIND_RATE, prep_ran_create, op_ran_create, 0 },
+		{ "ran stat", "files/s", KIND_RATE, prep_ran_stat, op_ran_stat, 0 },
+		{ "ran delete", "files/s", KIND_RATE, prep_ran_delete, op_ran_delete, 0 },
 	};
 
 	memset(&b, 0, sizeof(b));
@@ -502,8 +503,8 @@ static int bonnie_run(struct bench_ctx *ctx)
 				 t == 5 ? SEEKS : (double)b.nfiles,
 		};
 
-		if (o->disk_no_char && (t == 0 || t == 3))
-			continue;	/* putc, getc */
+		if (o->disk_no_char && tests[t].per_char)
+			continue;
 		if (harness_long(ctx, &lo, NULL) < 0)
 			goto out;
 		if (t < 6)
