@@ -123,7 +123,7 @@ static int (*volatile null_op_ptr)(void *, uint64_t) = null_op;
 
 void harness_init(struct harness *h, const struct harness_cfg *cfg)
 {
-	uint64_t n = 1 << 16, t0, t1, best = UINT64_MAX;
+	uint64_t n = 1 << 12, t0, t1, best = UINT64_MAX;
 	int i;
 
 	h->cfg = *cfg;
@@ -131,19 +131,22 @@ void harness_init(struct harness *h, const struct harness_cfg *cfg)
 	/* A coarse clock needs longer samples: keep its rounding under 0.1%. */
 	if ((double)h->cfg.target_ns < 1000 * h->clk.resolution_ns)
 		h->cfg.target_ns = (uint64_t)(1000 * h->clk.resolution_ns);
-	/* Grow n to 1 ms (1000 ticks of a coarse clock), then keep the best of
-	 * 11 (interruptions only add time; the loop's own cost is the floor). */
+	/* Grow n to 100 us (and 1000 ticks of a coarse clock), then keep the
+	 * best of 51: interruptions only add time, so the loop's own cost is
+	 * the floor. Samples are short and many because on a busy machine the
+	 * scheduler's slices are a few ms: 1 ms samples were all interrupted
+	 * beside two CPU hogs, and the overhead came out 1-5x too high. */
 	for (;;) {
 		t0 = cfg->now();
 		null_op_ptr(NULL, n);
 		t1 = cfg->now();
-		if ((double)(t1 - t0) >= 1e6 && (double)(t1 - t0) >= 1000 * h->clk.resolution_ns)
+		if ((double)(t1 - t0) >= 1e5 && (double)(t1 - t0) >= 1000 * h->clk.resolution_ns)
 			break;
 		if (n >= (1ull << 34))
 			break;
 		n *= 2;
 	}
-	for (i = 0; i < 11; i++) {
+	for (i = 0; i < 51; i++) {
 		t0 = cfg->now();
 		null_op_ptr(NULL, n);
 		t1 = cfg->now();
