@@ -386,6 +386,59 @@ static void progress(const struct run_args *a, int tty, size_t k, size_t total,
 	fprintf(stderr, " (%.1f s)\n", br->wall_s);
 }
 
+/* The selected benchmarks measured together with selected benchmark i,
+ * in registry order, into mem: i's family when two or more of it are
+ * selected (see struct bench's family_run), else i alone. Returns how many. */
+static size_t family_of(const unsigned char *sel, size_t i, size_t *mem)
+{
+	const struct bench *b = registry[i];
+	size_t j, n = 0;
+
+	for (j = 0; b->family_run && j < registry_count && n < 32; j++)
+		if (sel[j] && registry[j]->family_run == b->family_run)
+			mem[n++] = j;
+	if (n < 2) {
+		mem[0] = i;
+		n = 1;
+	}
+	return n;
+}
+
+/* A family's benchmarks, measured in one process: one result whose
+ * figures and params result_take_member() hands to each. */
+static const struct bench *family_lead;
+static unsigned family_members;
+
+static int family_trampoline(struct bench_ctx *ctx)
+{
+	return family_lead->family_run(ctx, family_members);
+}
+
+static void run_family(struct harness *h, const struct bench_opts *opt, const size_t *mem, size_t nmem,
+		       struct bench_result *fam)
+{
+	const struct bench *b = registry[mem[0]];
+	struct bench fb = { .id = b->family, .group = b->group, .title = b->family, .unit = b->unit,
+			    .better = b->better, .kind = b->kind, .run = family_trampoline };
+	size_t j, m, pos = 0;
+
+	family_members = 0;
+	family_lead = b;
+	/* bit: the member's place among all of its family's benchmarks */
+	for (j = 0, m = 0; j < registry_count; j++)
+		if (registry[j]->family_run == b->family_run) {
+			if (m < nmem && mem[m] == j) {
+				family_members |= 1u << pos;
+				m++;
+			}
+			pos++;
+		}
+	fam->id = strdup(fb.id);
+	fam->group = strdup(fb.group);
+	fam->title = strdup(fb.title);
+	harness_run_isolated(h, &fb, opt, fam);
+}
+
 /* The directory the scratch directory goes under, as scratch_create()
  * chooses it, for messages and the free-space check. */
 static const char *scratch_parent(const char *dir)
@@ -421,6 +474,7 @@ static int cmd_run(int argc, char **argv)
 	size_t i, k, total = 0, off;
 	uint64_t t0;
 	int rc, failed = 0, memory = 0, net = 0, tty = isatty(STDERR_FILENO), to_stdout, run, nruns;
+	int oom = 0;
 	const char *parent;
 
 	if ((rc = parse_run_args(argc, argv, &a)) != 0)
@@ -534,51 +588,67 @@ static int cmd_run(int argc, char **argv)
 	nruns = a.runs > 1 ? a.runs : 1;
 	r.runs = nruns;
 	total *= (size_t)nruns;
-	for (run = 1, k = 0; run <= nruns && !scratch_interrupted(); run++)
-	for (i = 0; i < registry_count && !scratch_interrupted(); i++) {
+	for (run = 1, k = 0; run <= nruns && !scratch_interrupted() && !oom; run++)
+	for (i = 0; i < registry_count && !scratch_interrupted() && !oom; i++) {
 		const struct bench *b = registry[i];
-		struct bench_result *br, one = { 0 }, *shown;
+		struct bench_result fam = { 0 };
 		struct guard_mark mark;
+		size_t mem[32], nmem, m;
 
 		if (!sel[i])
 			continue;
-		progress(&a, tty, k, total, NULL, b->id, (double)(clock_ns() - t0) / 1e9);
-		snprintf(prefix, sizeof(prefix), "[%zu/%zu] %s", k + 1, total, b->id);
-		br = run == 1 ? result_add_bench(&r, b->id, b->group, b->title)
-			      : (struct bench_result *)result_bench(&r, b->id);
-		if (!br)
-			break;
-		shown = br;
+		nmem = family_of(sel, i, mem);
+		if (mem[0] != i)
+			continue;	/* measured with its family */
+		progress(&a, tty, k, total, NULL, nmem > 1 ? b->family : b->id,
+			 (double)(clock_ns() - t0) / 1e9);
+		snprintf(prefix, sizeof(prefix), "[%zu/%zu] %s", k + 1, total, nmem > 1 ? b->family : b->id);
 		guard_mark(&mark);
-		if (nruns == 1) {
-			harness_run_isolated(&h, b, &a.opt, br);
-		} else {
-			one.id = strdup(b->id);
-			one.group = strdup(b->group);
-			one.title = strdup(b->title);
-			harness_run_isolated(&h, b, &a.opt, &one);
-			if (result_merge_run(br, &one, run) < 0)
-				result_set_status(br, ST_FAILED, "out of memory merging runs");
-			shown = &one;
-		}
-		/* not for disk (the kernel's writeback threads work for it) nor
-		 * against the run's own net server (a process of this run) */
-		if (strcmp(b->group, "disk") && !(a.opt.net_embedded && strcmp(b->group, "net") == 0)) {
-			size_t from = r.guard.nfindings;
+		if (nmem > 1)
+			run_family(&h, &a.opt, mem, nmem, &fam);
+		for (m = 0; m < nmem; m++) {
+			const struct bench *bm = registry[mem[m]];
+			struct bench_result *br, one = { 0 }, *shown;
 
-			guard_during(&r.guard, &mark, shown, r.host.threads);
-			guard_explain(&r.guard, from, br);
+			br = run == 1 ? result_add_bench(&r, bm->id, bm->group, bm->title)
+				      : (struct bench_result *)result_bench(&r, bm->id);
+			if (!br) {
+				oom = 1;
+				break;
+			}
+			shown = br;
+			if (nruns > 1) {
+				one.id = strdup(bm->id);
+				one.group = strdup(bm->group);
+				one.title = strdup(bm->title);
+				shown = &one;
+			}
+			if (nmem == 1)
+				harness_run_isolated(&h, bm, &a.opt, shown);
+			else if (result_take_member(&fam, strrchr(bm->id, '.') + 1, (int)nmem, shown) < 0)
+				result_set_status(shown, ST_FAILED, "out of memory");
+			if (nruns > 1 && result_merge_run(br, &one, run) < 0)
+				result_set_status(br, ST_FAILED, "out of memory merging runs");
+			/* not for disk (the kernel's writeback threads work for it) nor
+			 * against the run's own net server (a process of this run) */
+			if (strcmp(bm->group, "disk") && !(a.opt.net_embedded && strcmp(bm->group, "net") == 0)) {
+				size_t from = r.guard.nfindings;
+
+				guard_during(&r.guard, &mark, shown, r.host.threads);
+				guard_explain(&r.guard, from, br);
+			}
+			progress(&a, tty, k++, total, shown, bm->id, 0);
+			if (shown->status == ST_FAILED)
+				failed = 1;
+			result_bench_free(&one);
+			r.duration_s = (double)(clock_ns() - t0) / 1e9;
+			/* Each finished benchmark is in the file at once: a run killed
+			 * now still leaves a valid result (marked incomplete). */
+			if (!to_stdout && !scratch_interrupted() &&	/* else the final save is next */
+			    save_now(&r, path, 0, err, sizeof(err)) < 0)
+				fprintf(stderr, "bakeoff: cannot update the result: %s\n", err);
 		}
-		progress(&a, tty, k++, total, shown, b->id, 0);
-		if (shown->status == ST_FAILED)
-			failed = 1;
-		result_bench_free(&one);
-		r.duration_s = (double)(clock_ns() - t0) / 1e9;
-		/* Each finished benchmark is in the file at once: a run killed
-		 * now still leaves a valid result (marked incomplete). */
-		if (!to_stdout && !scratch_interrupted() &&	/* else the final save is next */
-		    save_now(&r, path, 0, err, sizeof(err)) < 0)
-			fprintf(stderr, "bakeoff: cannot update the result: %s\n", err);
+		result_bench_free(&fam);
 	}
 	scratch_remove();
 	r.duration_s = (double)(clock_ns() - t0) / 1e9;

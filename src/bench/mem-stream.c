@@ -23,9 +23,11 @@
  * the compiler does not replace it by memmove, whose non-temporal stores
  * would make copy and scale move different traffic.
  *
- * Each benchmark runs its kernel alone, timed by the harness an unknown
- * number of times, so the state counts the passes; afterwards every
- * element is checked against the same sequence run on scalars (STREAM's
+ * The kernels selected together are one family run: one process, one set
+ * of arrays, the samples taken in rounds of one per kernel (STREAM's loop
+ * over its kernels; harness_measure_set), so that a host whose speed
+ * drifts moves all four alike. The same kernels run on scalars beside the
+ * arrays; at the end every element is checked against them (STREAM's
  * checkSTREAMresults), and a mismatch fails the benchmark.
  *
  * With --mem-size 4G one pass, the arrays' initialization and the check
@@ -47,10 +49,21 @@
 enum { K_COPY, K_SCALE, K_ADD, K_TRIAD };
 static const char *const kname[] = { "copy", "scale", "add", "triad" };
 
-struct stream {
+/* The arrays the kernels share, and the value every element of each
+ * should hold: the same kernels run on scalars (STREAM's
+ * checkSTREAMresults). */
+struct arrays {
 	double *a, *b, *c;
 	size_t n;
-	uint64_t runs;		/* timed passes of this benchmark's kernel */
+	double ea, eb, ec;
+	uint64_t runs[4];	/* timed and untimed passes of each kernel */
+	struct bench_ctx *ctx;
+};
+
+/* One measure: one kernel over the shared arrays. */
+struct stream {
+	struct arrays *arr;
+	int k;
 };
 
 /* Elements per block: 64 bytes, a cache line and a whole number of SIMD
@@ -126,7 +139,7 @@ static void do_triad(double *restrict a, const double *restrict b, const double 
 }
 
 /* One pass of kernel k; -1 when interrupted part way. */
-static int kernel(struct stream *s, int k)
+static int kernel(struct arrays *s, int k)
 {
 	double *a = s->a, *b = s->b, *c = s->c;
 	size_t off, len;
@@ -147,55 +160,30 @@ static int kernel(struct stream *s, int k)
 		default: do_triad(a + off, b + off, c + off, len); break;
 		}
 	}
+	/* The same on the scalars. Each kernel writes an array it does not
+	 * read, so a second pass in a row changes nothing. */
+	switch (k) {
+	case K_COPY: s->ec = s->ea; break;
+	case K_SCALE: s->eb = SCALAR * s->ec; break;
+	case K_ADD: s->ec = s->ea + s->eb; break;
+	default: s->ea = s->eb + SCALAR * s->ec; break;
+	}
+	s->runs[k]++;
 	return 0;
 }
 
-static int op_k(void *state, uint64_t n, int k)
+static int stream_op(void *state, uint64_t n)
 {
-	struct stream *s = state;
+	struct stream *m = state;
 	uint64_t i;
 
-	for (i = 0; i < n; i++) {
-		if (kernel(s, k) < 0) {
+	for (i = 0; i < n; i++)
+		if (kernel(m->arr, m->k) < 0) {
 			errno = EINTR;
 			return -1;
 		}
-		s->runs++;
-	}
-	bench_use((uint64_t)s->a[s->n / 2]);
+	bench_use((uint64_t)m->arr->a[m->arr->n / 2]);
 	return 0;
-}
-
-static int copy_op(void *state, uint64_t n) { return op_k(state, n, K_COPY); }
-static int scale_op(void *state, uint64_t n) { return op_k(state, n, K_SCALE); }
-static int add_op(void *state, uint64_t n) { return op_k(state, n, K_ADD); }
-static int triad_op(void *state, uint64_t n) { return op_k(state, n, K_TRIAD); }
-static int (*const kop[])(void *, uint64_t) = { copy_op, scale_op, add_op, triad_op };
-
-/* The same sequence on scalars: STREAM's initial values, the kernels
- * before k once each, then kernel k runs times. */
-static void expected(int k, uint64_t runs, double *ea, double *eb, double *ec)
-{
-	double a = 1.0, b = 2.0, c = 0.0;
-	uint64_t r;
-	int j;
-
-	for (j = 0; j < k; j++)
-		switch (j) {
-		case K_COPY: c = a; break;
-		case K_SCALE: b = SCALAR * c; break;
-		default: c = a + b; break;
-		}
-	for (r = 0; r < runs; r++)
-		switch (k) {
-		case K_COPY: c = a; break;
-		case K_SCALE: b = SCALAR * c; break;
-		case K_ADD: c = a + b; break;
-		default: a = b + SCALAR * c; break;
-		}
-	*ea = a;
-	*eb = b;
-	*ec = c;
 }
 
 static int differs(double got, double want)
@@ -207,39 +195,84 @@ static int differs(double got, double want)
 	return m > 0 ? d > 1e-13 * m : d > 1e-13;
 }
 
-static int validate(struct bench_ctx *ctx, const struct stream *s, int k)
+static int validate(struct arrays *s)
 {
-	double e[3];
-	const double *arr[3] = { s->a, s->b, s->c };
+	const double e[3] = { s->ea, s->eb, s->ec }, *arr[3] = { s->a, s->b, s->c };
 	size_t j;
 	int w;
 
-	expected(k, s->runs, &e[0], &e[1], &e[2]);
 	for (w = 0; w < 3; w++)
 		for (j = 0; j < s->n; j++) {
-			if (j % STREAM_CHUNK == 0 && scratch_interrupted())
+			if (j % STREAM_CHUNK == 0 && scratch_interrupted()) {
+				errno = EINTR;
 				return -1;
+			}
 			if (differs(arr[w][j], e[w])) {
-				snprintf(ctx->reason, sizeof(ctx->reason),
-					 "STREAM %s failed validation after %llu passes: %c[%zu] = %.17g, "
-					 "expected %.17g", kname[k], (unsigned long long)s->runs,
-					 "abc"[w], j, arr[w][j], e[w]);
+				snprintf(s->ctx->reason, sizeof(s->ctx->reason),
+					 "STREAM failed validation after %llu copy, %llu scale, %llu add "
+					 "and %llu triad passes: %c[%zu] = %.17g, expected %.17g",
+					 (unsigned long long)s->runs[K_COPY],
+					 (unsigned long long)s->runs[K_SCALE],
+					 (unsigned long long)s->runs[K_ADD],
+					 (unsigned long long)s->runs[K_TRIAD], "abc"[w], j, arr[w][j], e[w]);
+				errno = EINVAL;
 				return -1;
 			}
 		}
 	return 0;
 }
 
-static int stream_run(struct bench_ctx *ctx, int k)
+/* STREAM's initial values, the scalars' too. */
+static int init(struct arrays *s)
+{
+	size_t j;
+
+	for (j = 0; j < s->n; j++) {
+		if (j % STREAM_CHUNK == 0 && scratch_interrupted())
+			return -1;
+		s->a[j] = 1.0;
+		s->b[j] = 2.0;
+		s->c[j] = 0.0;
+	}
+	s->ea = 1.0;
+	s->eb = 2.0;
+	s->ec = 0.0;
+	return 0;
+}
+
+/* Untimed, before each timed call: interleaved kernels grow the values
+ * 15-fold a round (triad feeds copy), so well before they overflow the
+ * arrays are checked and set back to STREAM's initial values. */
+static int stream_before(void *state)
+{
+	struct arrays *s = ((struct stream *)state)->arr;
+
+	if (s->ea < 1e100 && s->eb < 1e100 && s->ec < 1e100)
+		return 0;
+	if (validate(s) < 0)
+		return -1;
+	if (init(s) < 0) {
+		errno = EINTR;
+		return -1;
+	}
+	return 0;
+}
+
+/* The kernels in members (bit k: kernel k), measured interleaved, one
+ * sample of each per round; a single kernel records the main figure and
+ * plain params, several record metric and params under the kernel's name. */
+static int stream_family(struct bench_ctx *ctx, unsigned members)
 {
 	const struct bench_opts *o = ctx->opt;
 	struct sysinfo host;
 	const struct sysinfo *si;
-	struct stream s = { 0 };
+	struct arrays s = { .ctx = ctx };
+	struct stream st[4];
+	struct measure m[4];
 	uint64_t llc, bytes = o->mem_size, copies = (uint64_t)(o->parallel > 0 ? o->parallel : 1);
-	size_t j;
-	int rc = -1, w;
+	int rc = -1, w, nm = 0, alone = (members & (members - 1)) == 0;
 	double **arr[3] = { &s.a, &s.b, &s.c };
+	char key[64], list[64] = "";
 
 	si = harness_host(ctx, &host);
 	llc = sysinfo_llc_size(si);
@@ -263,36 +296,42 @@ static int stream_run(struct bench_ctx *ctx, int k)
 				 "cannot allocate 3 arrays of %llu bytes", (unsigned long long)bytes);
 			goto out;
 		}
-	/* STREAM's initial values, written here so page faults are not timed. */
-	for (j = 0; j < s.n; j++) {
-		if (j % STREAM_CHUNK == 0 && scratch_interrupted())
-			goto out;
-		s.a[j] = 1.0;
-		s.b[j] = 2.0;
-		s.c[j] = 0.0;
-	}
-	/* The kernels before this one in STREAM's order, so it reads the
-	 * values it reads in STREAM (scale then scales 1, not 0). */
-	for (w = 0; w < k; w++)
+	/* Written here so page faults are not timed; then one untimed round
+	 * of the four kernels, as STREAM discards its first iteration. */
+	if (init(&s) < 0)
+		goto out;
+	for (w = 0; w < 4; w++)
 		if (kernel(&s, w) < 0)
 			goto out;
 	result_param_num(ctx->res, "array_bytes", (double)bytes);
 	result_param_num(ctx->res, "array_elements", (double)s.n);
 	result_param_num(ctx->res, "llc_bytes", (double)llc);
 	result_param_str(ctx->res, "meets_4x_llc", llc && bytes >= 4 * llc ? "yes" : "no");
-	result_param_num(ctx->res, "bytes_per_element", k < K_ADD ? 16 : 24);
-	{
-		struct measure m = {
-			.name = "", .unit = "MB/s", .kind = KIND_BANDWIDTH, .better = BETTER_HIGHER,
-			.op = kop[k], .state = &s,
-			.bytes_per_op = (double)s.n * (k < K_ADD ? 16 : 24),
+	for (w = 0; w < 4; w++) {
+		if (!(members & (1u << w)))
+			continue;
+		snprintf(key, sizeof(key), "%s%s", alone ? "" : kname[w], alone ? "" : ":");
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", nm ? " " : "", kname[w]);
+		st[nm] = (struct stream){ &s, w };
+		m[nm] = (struct measure){
+			.name = alone ? "" : kname[w], .unit = "MB/s", .kind = KIND_BANDWIDTH,
+			.better = BETTER_HIGHER, .op = stream_op, .state = &st[nm],
+			.bytes_per_op = (double)s.n * (w < K_ADD ? 16 : 24), .before = stream_before,
 		};
-
-		if (harness_measure(ctx, &m, NULL) < 0)
-			goto out;
+		nm++;
+		strcat(key, "bytes_per_element");
+		result_param_num(ctx->res, key, w < K_ADD ? 16 : 24);
 	}
-	result_param_num(ctx->res, "kernel_runs", (double)s.runs);
-	if (validate(ctx, &s, k) < 0) {
+	if (!alone)
+		result_param_str(ctx->res, "interleaved", list);
+	if (harness_measure_set(ctx, m, nm, NULL) < 0)
+		goto out;
+	for (w = 0; w < 4; w++)
+		if (members & (1u << w)) {
+			snprintf(key, sizeof(key), "%s%skernel_runs", alone ? "" : kname[w], alone ? "" : ":");
+			result_param_num(ctx->res, key, (double)s.runs[w]);
+		}
+	if (validate(&s) < 0) {
 		if (scratch_interrupted())
 			goto out;
 		result_param_str(ctx->res, "validated", "no");
@@ -307,27 +346,33 @@ out:
 	return rc;
 }
 
-static int copy_run(struct bench_ctx *ctx) { return stream_run(ctx, K_COPY); }
-static int scale_run(struct bench_ctx *ctx) { return stream_run(ctx, K_SCALE); }
-static int add_run(struct bench_ctx *ctx) { return stream_run(ctx, K_ADD); }
-static int triad_run(struct bench_ctx *ctx) { return stream_run(ctx, K_TRIAD); }
+static int copy_run(struct bench_ctx *ctx) { return stream_family(ctx, 1u << K_COPY); }
+static int scale_run(struct bench_ctx *ctx) { return stream_family(ctx, 1u << K_SCALE); }
+static int add_run(struct bench_ctx *ctx) { return stream_family(ctx, 1u << K_ADD); }
+static int triad_run(struct bench_ctx *ctx) { return stream_family(ctx, 1u << K_TRIAD); }
+
+#define STREAM_FAMILY .family = "mem.stream", .family_run = stream_family
 
 const struct bench bench_mem_stream_copy = {
 	.id = "mem.stream.copy", .group = "mem", .title = "STREAM Copy (c = a)",
 	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH, .run = copy_run,
+	STREAM_FAMILY,
 };
 
 const struct bench bench_mem_stream_scale = {
 	.id = "mem.stream.scale", .group = "mem", .title = "STREAM Scale (b = 3c)",
 	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH, .run = scale_run,
+	STREAM_FAMILY,
 };
 
 const struct bench bench_mem_stream_add = {
 	.id = "mem.stream.add", .group = "mem", .title = "STREAM Add (c = a + b)",
 	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH, .run = add_run,
+	STREAM_FAMILY,
 };
 
 const struct bench bench_mem_stream_triad = {
 	.id = "mem.stream.triad", .group = "mem", .title = "STREAM Triad (a = b + 3c)",
 	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH, .run = triad_run,
+	STREAM_FAMILY,
 };

@@ -109,6 +109,16 @@ struct bench {
 	/* Composite benchmarks: measure with harness_measure() and record
 	 * metrics; return 0, or -1 with ctx->reason set. */
 	int (*run)(struct bench_ctx *ctx);
+	/* A family (STREAM's four kernels): benchmarks with the same
+	 * family_run that are selected together run as one, in one process,
+	 * measured interleaved. family_run(ctx, members) measures the members
+	 * whose bit is set (bit i: the family's i-th benchmark in the
+	 * registry) and records, for each, metric NAME (NAME the last
+	 * component of its id) and params "NAME:key" of its own
+	 * (result_take_member splits them). A member selected alone runs by
+	 * itself with run(). family is the family's id ("mem.stream"). */
+	int (*family_run)(struct bench_ctx *ctx, unsigned members);
+	const char *family;
 };
 
 /* The sink: a result fed here is observable, so the work producing it

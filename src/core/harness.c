@@ -254,17 +254,21 @@ static int copies_start(struct bench_ctx *ctx, uint64_t *n)
 }
 
 /* A copy at the finish line: keep the work going until all are done. */
-static void copies_finish(const struct measure *me, uint64_t n)
+static void copies_finish(const struct measure *ms, int nm, const uint64_t *n)
 {
 	struct pollfd p = { -1, POLLIN, 0 };
 	struct ctl_msg m;
+	int i;
 
 	if (ctl_out < 0 || ctl_send(ctl_out, 'D', 0) < 0)
 		return;
 	p.fd = ctl_in;
 	while (!scratch_interrupted() && poll(&p, 1, 0) == 0)
-		if (me->op(me->state, n) < 0)
-			break;
+		for (i = 0; i < nm; i++)
+			if ((ms[i].before && ms[i].before(ms[i].state) < 0) ||
+			    ms[i].op(ms[i].state, n[i]) < 0)
+				goto out;
+out:
 	ctl_recv(ctl_in, &m);	/* S, or the parent is gone */
 }
 
@@ -349,6 +353,8 @@ static int timed_call(struct bench_ctx *ctx, const struct measure *m, uint64_t n
 {
 	int rc;
 
+	if (m->before && m->before(m->state) < 0)
+		return op_failed(ctx, errno);
 	harness_arm(ctx->h);
 	errno = 0;
 	*t0 = ctx->h->cfg.now();
@@ -385,102 +391,77 @@ void harness_cpu_record(struct metric *m, const struct harness_cpu *c0, const st
 	m->cpu_sys_s = c1->sys_s - c0->sys_s;
 }
 
-int harness_measure(struct bench_ctx *ctx, const struct measure *m, double *median)
+/* Calibrate: grow *n until a call reaches the target; one slow call (an
+ * interruption) must not settle it, so the target is confirmed by a
+ * second call and the shorter of the two decides. At most half the budget
+ * from start. */
+static int calibrate(struct bench_ctx *ctx, const struct measure *m, uint64_t *n)
 {
-	struct harness_cpu cpu0, cpu1;
-	struct harness *h = ctx->h;
-	const struct harness_cfg *cfg = &h->cfg;
-	double ops = m->ops_per_call > 0 ? m->ops_per_call : 1;
-	double loop = m->no_loop_overhead ? 0 : h->loop_ns;
-	uint64_t n = 1, start = cfg->now(), t0, t1, t;
-	int cap = cfg->max_samples > cfg->samples ? cfg->max_samples : cfg->samples;
-	double *val = calloc((size_t)cap, sizeof(double));
-	double *raw = calloc((size_t)cap, sizeof(double));
-	double *cor = calloc((size_t)cap, sizeof(double));
-	double over = 0, raw_med;
-	struct stats st;
-	struct metric *met;
-	int k = 0, rc = -1;
+	const struct harness_cfg *cfg = &ctx->h->cfg;
+	uint64_t start = cfg->now(), t0, t1, t;
 
-	if (!val || !raw || !cor) {
-		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
-		goto out;
-	}
+	*n = 1;
 	if (m->kind == KIND_UNSET || m->kind == KIND_DERIVED) {
 		snprintf(ctx->reason, sizeof(ctx->reason), "internal: %s measured without a timed kind",
 			 m->name[0] ? m->name : ctx->b ? ctx->b->id : "a figure");
-		goto out;
+		return -1;
 	}
-	/* Calibrate: grow n until a call reaches the target; one slow call (an
-	 * interruption) must not settle it, so the target is confirmed by a
-	 * second call and the shorter of the two decides. */
 	for (;;) {
 		double mult;
 
-		if (timed_call(ctx, m, n, &t0, &t1) < 0)
-			goto out;
+		if (timed_call(ctx, m, *n, &t0, &t1) < 0)
+			return -1;
 		t = t1 - t0;
 		if (t >= cfg->target_ns) {
-			if (timed_call(ctx, m, n, &t0, &t1) < 0)
-				goto out;
+			if (timed_call(ctx, m, *n, &t0, &t1) < 0)
+				return -1;
 			if (t1 - t0 < t)
 				t = t1 - t0;
 		}
-		if (t >= cfg->target_ns || t1 - start > cfg->budget_ns / 2 || n >= (1ull << 40))
+		if (t >= cfg->target_ns || t1 - start > cfg->budget_ns / 2 || *n >= (1ull << 40))
 			break;
 		mult = t > 0 ? 1.2 * (double)cfg->target_ns / (double)t : 100;
 		mult = mult < 2 ? 2 : mult > 100 ? 100 : mult;
-		n = (uint64_t)ceil((double)n * mult);
+		*n = (uint64_t)ceil((double)*n * mult);
 	}
-	if (copies_start(ctx, &n) < 0)
-		goto out;
-	over = h->clk.cost_ns + (double)n * loop;
-	harness_cpu(&cpu0);
-	/* The budget counts from the start of calibration: both together. */
-	for (k = 0; k < cap; k++) {
-		double r, c;
+	return copies_start(ctx, n);
+}
 
-		if (timed_call(ctx, m, n, &t0, &t1) < 0)
-			goto out;
-		r = (double)(t1 - t0);
-		c = r - over;
-		if (c < 0)
-			c = 0;
-		raw[k] = r / (double)n / ops;
-		cor[k] = c / (double)n / ops;
-		val[k] = harness_convert(m->kind, m->unit, cor[k], m->bytes_per_op);
-		if (k + 1 >= cfg->samples) {
-			stats_compute(val, (size_t)k + 1, &st);
-			if (st.median > 0 && (st.ci_hi - st.ci_lo) / 2 / st.median <= cfg->ci_target)
-				break;
-			if (cfg->now() - start > cfg->budget_ns)
-				break;
-		}
-	}
-	harness_cpu(&cpu1);
-	if (k == cap)
-		k--;
-	k++;
-	copies_finish(m, n);
+/* The samples of one measure of a set. */
+struct sampled {
+	uint64_t n;
+	double over;		/* clock cost + n x loop cost, ns */
+	double *val, *raw, *cor;
+};
+
+/* Record a measure's k samples as a metric of ctx->res. */
+static int record(struct bench_ctx *ctx, const struct measure *m, const struct sampled *sp, int k,
+		  const struct harness_cpu *cpu0, const struct harness_cpu *cpu1, double *median)
+{
+	const struct harness_cfg *cfg = &ctx->h->cfg;
+	struct stats st;
+	struct metric *met;
+	double raw_med;
+
 	/* A median per-op time that is almost all overhead is not a result. */
-	stats_compute(raw, (size_t)k, &st);
+	stats_compute(sp->raw, (size_t)k, &st);
 	raw_med = st.median;
-	stats_compute(cor, (size_t)k, &st);
+	stats_compute(sp->cor, (size_t)k, &st);
 	if (st.median <= 0.02 * raw_med) {
 		snprintf(ctx->reason, sizeof(ctx->reason),
 			 "%s%stime per operation is not above the harness overhead "
 			 "(%.3g ns raw, %.3g ns after subtracting %.3g ns): the work was "
 			 "optimized away or is smaller than the loop",
 			 m->name, m->name[0] ? ": " : "", raw_med, st.median, raw_med - st.median);
-		goto out;
+		return -1;
 	}
-	met = result_add_metric(ctx->res, m->name, m->unit, m->better, val, (size_t)k);
+	met = result_add_metric(ctx->res, m->name, m->unit, m->better, sp->val, (size_t)k);
 	if (!met) {
 		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
-		goto out;
+		return -1;
 	}
-	met->iterations = n;
-	met->overhead_ns = over;
+	met->iterations = sp->n;
+	met->overhead_ns = sp->over;
 	met->detail = m->detail;
 	met->raw_ns = raw_med;
 	met->op_ns = st.median;
@@ -489,14 +470,92 @@ int harness_measure(struct bench_ctx *ctx, const struct measure *m, double *medi
 		met->ci_reached = met->st.median > 0 ?
 			(met->st.ci_hi - met->st.ci_lo) / 2 / met->st.median : 1;
 	}
-	harness_cpu_record(met, &cpu0, &cpu1);
+	harness_cpu_record(met, cpu0, cpu1);
 	if (median)
 		*median = met->st.median;
+	return 0;
+}
+
+int harness_measure(struct bench_ctx *ctx, const struct measure *m, double *median)
+{
+	return harness_measure_set(ctx, m, 1, median);
+}
+
+int harness_measure_set(struct bench_ctx *ctx, const struct measure *ms, int nm, double *medians)
+{
+	struct harness_cpu cpu0, cpu1;
+	struct harness *h = ctx->h;
+	const struct harness_cfg *cfg = &h->cfg;
+	uint64_t start = cfg->now(), t0, t1, *ns = calloc((size_t)nm, sizeof(uint64_t));
+	int cap = cfg->max_samples > cfg->samples ? cfg->max_samples : cfg->samples;
+	struct sampled *sp = calloc((size_t)nm, sizeof(*sp));
+	struct stats st;
+	int i, k = 0, rc = -1;
+
+	for (i = 0; sp && i < nm; i++) {
+		sp[i].val = calloc((size_t)cap, sizeof(double));
+		sp[i].raw = calloc((size_t)cap, sizeof(double));
+		sp[i].cor = calloc((size_t)cap, sizeof(double));
+		if (!sp[i].val || !sp[i].raw || !sp[i].cor)
+			break;
+	}
+	if (!ns || !sp || i < nm) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+		goto out;
+	}
+	for (i = 0; i < nm; i++) {
+		if (calibrate(ctx, &ms[i], &sp[i].n) < 0)
+			goto out;
+		ns[i] = sp[i].n;
+		sp[i].over = h->clk.cost_ns + (double)sp[i].n * (ms[i].no_loop_overhead ? 0 : h->loop_ns);
+	}
+	harness_cpu(&cpu0);
+	/* Sample the measures in turn, one sample each per round, so that a
+	 * machine that drifts moves all of them alike. The budget counts from
+	 * the start of calibration (each measure has its own budget); the
+	 * set stops when every figure's CI is within the target. */
+	for (k = 0; k < cap; k++) {
+		int met = 1;
+
+		for (i = 0; i < nm; i++) {
+			const struct measure *m = &ms[i];
+			double ops = m->ops_per_call > 0 ? m->ops_per_call : 1, r, c;
+
+			if (timed_call(ctx, m, sp[i].n, &t0, &t1) < 0)
+				goto out;
+			r = (double)(t1 - t0);
+			c = r - sp[i].over;
+			if (c < 0)
+				c = 0;
+			sp[i].raw[k] = r / (double)sp[i].n / ops;
+			sp[i].cor[k] = c / (double)sp[i].n / ops;
+			sp[i].val[k] = harness_convert(m->kind, m->unit, sp[i].cor[k], m->bytes_per_op);
+			if (k + 1 >= cfg->samples) {
+				stats_compute(sp[i].val, (size_t)k + 1, &st);
+				if (!(st.median > 0 && (st.ci_hi - st.ci_lo) / 2 / st.median <= cfg->ci_target))
+					met = 0;
+			}
+		}
+		if (k + 1 >= cfg->samples && (met || cfg->now() - start > (uint64_t)nm * cfg->budget_ns))
+			break;
+	}
+	harness_cpu(&cpu1);
+	if (k == cap)
+		k--;
+	k++;
+	copies_finish(ms, nm, ns);
+	for (i = 0; i < nm; i++)
+		if (record(ctx, &ms[i], &sp[i], k, &cpu0, &cpu1, medians ? &medians[i] : NULL) < 0)
+			goto out;
 	rc = 0;
 out:
-	free(val);
-	free(raw);
-	free(cor);
+	for (i = 0; sp && i < nm; i++) {
+		free(sp[i].val);
+		free(sp[i].raw);
+		free(sp[i].cor);
+	}
+	free(sp);
+	free(ns);
 	return rc;
 }
 

@@ -55,6 +55,8 @@ struct measure {
 	double ops_per_call;	/* operations in op(state, 1); 0 means 1 */
 	int no_loop_overhead;	/* op(state, n) does not loop n times: no loop cost */
 	int detail;		/* a curve point / intermediate figure (see struct metric) */
+	/* Untimed, before every timed call (NULL: nothing): 0, or -1 with errno. */
+	int (*before)(void *state);
 };
 
 void harness_default_cfg(struct harness_cfg *cfg);
@@ -73,6 +75,11 @@ void harness_init(struct harness *h, const struct harness_cfg *cfg);
 /* Time one measure and record it as a metric of ctx->res. Returns 0, or
  * -1 with ctx->reason set (op failed, interrupted, time not above overhead). */
 int harness_measure(struct bench_ctx *ctx, const struct measure *m, double *median);
+/* Time nm measures interleaved: each is calibrated, then the samples are
+ * taken in rounds of one sample of each, so that a machine whose speed
+ * drifts moves them alike (STREAM's loop over its four kernels). Each
+ * becomes a metric; medians[i] (when not NULL) gets each figure. */
+int harness_measure_set(struct bench_ctx *ctx, const struct measure *ms, int nm, double *medians);
 
 /* ---- long operations (disk, network, `time`) ----
  *

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1011,6 +1012,54 @@ int result_update(const struct buf *json, const char *path, char *err, size_t er
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		unlink(tmp);
 		return -1;
+	}
+	return 0;
+}
+
+int result_take_member(struct bench_result *fam, const char *name, int nmembers,
+		       struct bench_result *out)
+{
+	size_t i, l = strlen(name);
+
+	result_set_status(out, fam->status, fam->reason);
+	out->wall_s = fam->wall_s / nmembers;
+	out->user_s = fam->user_s / nmembers;
+	out->sys_s = fam->sys_s / nmembers;
+	for (i = 0; i < fam->nparams; i++) {
+		const struct param *p = &fam->params[i];
+		const char *key = p->key, *colon = strchr(key, ':');
+
+		if (colon && !(colon - key == (ptrdiff_t)l && strncmp(key, name, l) == 0))
+			continue;
+		if (colon)
+			key = colon + 1;
+		if (p->str)
+			result_param_str(out, key, p->str);
+		else
+			result_param_num(out, key, p->num);
+	}
+	for (i = 0; i < fam->nmetrics;) {
+		struct metric *m = &fam->metrics[i], *to;
+		const char *rest = m->name + l;
+		char *nn;
+
+		if (strncmp(m->name, name, l) != 0 || (*rest && *rest != ':')) {
+			i++;
+			continue;
+		}
+		nn = strdup(*rest ? rest + 1 : "");
+		to = nn ? grow(out->metrics, out->nmetrics, sizeof(*to)) : NULL;
+		if (!to) {
+			free(nn);
+			return -1;
+		}
+		out->metrics = to;
+		to = &out->metrics[out->nmetrics++];
+		*to = *m;	/* the samples and the rest change owner */
+		free(to->name);
+		to->name = nn;
+		memmove(m, m + 1, (fam->nmetrics - i - 1) * sizeof(*m));
+		fam->nmetrics--;
 	}
 	return 0;
 }

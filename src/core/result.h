@@ -169,6 +169,15 @@ void result_free(struct result *r);
  * next that acc lacks is added; a run that is not ok makes acc's status
  * its own (with "run N: " before the reason). Returns 0, or -1 (memory). */
 int result_merge_run(struct bench_result *acc, const struct bench_result *next, int run);
+/* A family's result (several benchmarks measured in one process, see
+ * struct bench's family_run): move into out what belongs to the member
+ * called name (the last component of its id). Metric "name" becomes out's
+ * main figure and "name:x" its "x"; param "name:k" becomes "k", a param
+ * with another "member:" prefix stays behind, and the rest is copied. out
+ * gets fam's status, and its time divided among the nmembers. Returns
+ * 0, or -1 (memory). */
+int result_take_member(struct bench_result *fam, const char *name, int nmembers,
+		       struct bench_result *out);
 void result_bench_free(struct bench_result *br);
 /* One bench_result as a JSON document (used between --parallel copies). */
 int result_bench_to_fd(const struct bench_result *br, int fd);

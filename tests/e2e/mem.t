@@ -26,6 +26,21 @@ for k in copy scale add triad; do
 	m4=$(jget "$R" "bench('$id')->{params}{meets_4x_llc}")
 	check "$id says whether it meets 4x LLC ($m4)" [ "$m4" = yes -o "$m4" = no ]
 done
+check "the four STREAM kernels were measured interleaved" \
+	[ "$(jget "$R" "join ',', map { bench(\"mem.stream.\$_\")->{params}{interleaved} } qw(copy scale add triad)")" = \
+	  "copy scale add triad,copy scale add triad,copy scale add triad,copy scale add triad" ]
+check "  in rounds: as many samples each" \
+	[ "$(jget "$R" "my %n = map { metric(\"mem.stream.\$_\")->{n} => 1 } qw(copy scale add triad); scalar keys %n")" = 1 ]
+# One kernel alone, and two with --runs 2: the family splits its figures.
+"$BAKEOFF" run -q --quick --samples 3 --mem-size 2M -o "$TMP/t.json" mem.stream.triad >/dev/null 2>&1
+ok $? "mem.stream.triad alone: a run"
+check "  ok and validated, not interleaved" \
+	[ "$(jget "$TMP/t.json" "my \$b = bench('mem.stream.triad'); \$b->{status} eq 'ok' && \$b->{params}{validated} eq 'yes' && !defined \$b->{params}{interleaved} ? 1 : 0")" = 1 ]
+"$BAKEOFF" run -q --quick --samples 3 --runs 2 --mem-size 2M -o "$TMP/r2.json" mem.stream.copy mem.stream.add >/dev/null 2>&1
+ok $? "mem.stream.copy and add, --runs 2: a run"
+check "  two runs of each, interleaved with each other only" \
+	[ "$(jget "$TMP/r2.json" "join ',', map { my \$i = \$_; scalar(@{metric(\$i)->{runs}{median}}) . ' ' . bench(\$i)->{params}{interleaved} } qw(mem.stream.copy mem.stream.add)")" = \
+	  "2 copy add,2 copy add" ]
 check "STREAM add counts 24 bytes per element" \
 	[ "$(jget "$R" "bench('mem.stream.add')->{params}{bytes_per_element}")" = 24 ]
 check "STREAM copy counts 16 bytes per element" \

@@ -4,7 +4,10 @@
  * real busy-wait of 2 us must come out at 2 us; all-overhead work must
  * fail instead of reporting zero; --parallel copies aggregate (averaging
  * times, adding throughputs); --ci-target samples until the interval is
- * narrow enough or the budget is spent, and records a miss. */
+ * narrow enough or the budget is spent, and records a miss; a set of
+ * measures sampled in rounds keeps their ratio on a machine that drifts,
+ * where measuring one after the other does not. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
@@ -57,6 +60,17 @@ static int failing_op(void *state, uint64_t n)
 	(void)state;
 	(void)n;
 	return -1;
+}
+
+/* A machine that slows down 0.2% with every call: an op of state's cost
+ * (ns per iteration) times the drift. */
+static double drift = 1;
+
+static int drift_op(void *state, uint64_t n)
+{
+	fake_t += (uint64_t)((double)n * (*(double *)state * drift) + (double)(n * fake_loop_ns));
+	drift += 0.002;
+	return 0;
 }
 
 static const struct bench spin_bench = {
@@ -194,6 +208,36 @@ int main(void)
 		ok(met && met->ci_target == 0.02 && met->ci_reached > 0.02,
 		   "  the miss is recorded: +-%.1f%% reached", met ? met->ci_reached * 100 : -1);
 		m.op = fake_op;
+	}
+
+	/* 3c. Two ops of 100 and 300 ns on a machine that slows down call by
+	 * call: sampled in rounds, their ratio stays 3; one after the other,
+	 * the second is measured on a slower machine. */
+	{
+		double cost[2] = { 100, 300 }, meds[2], seq[2];
+		struct measure ms[2] = {
+			{ .name = "d100", .unit = "ns", .kind = KIND_LATENCY, .op = drift_op, .state = &cost[0] },
+			{ .name = "d300", .unit = "ns", .kind = KIND_LATENCY, .op = drift_op, .state = &cost[1] },
+		};
+		const struct metric *m1, *m2;
+
+		fake_harness(&h);
+		drift = 1;
+		ok(harness_measure_set(&ctx, ms, 2, meds) == 0, "a set of two measures");
+		m1 = result_metric(br, "d100");
+		m2 = result_metric(br, "d300");
+		ok(m1 && m2 && m1->nsamples == m2->nsamples && m1->nsamples >= 11,
+		   "  both recorded, with as many samples (%zu)", m1 ? m1->nsamples : 0);
+		ok(fabs(meds[1] / meds[0] / 3 - 1) < 0.005,
+		   "  interleaved: ratio %.4f (3 within 0.5%%) though the machine slowed %.0f%%",
+		   meds[1] / meds[0], (drift - 1) * 100);
+		drift = 1;
+		ms[0].name = "s100";
+		ms[1].name = "s300";
+		harness_measure(&ctx, &ms[0], &seq[0]);
+		harness_measure(&ctx, &ms[1], &seq[1]);
+		ok(fabs(seq[1] / seq[0] / 3 - 1) > 0.01,
+		   "  one after the other: ratio %.4f (the check above can fail)", seq[1] / seq[0]);
 	}
 
 	/* 4. Real clock: a 2 us busy wait per operation. */

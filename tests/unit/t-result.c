@@ -1,6 +1,7 @@
 /* t-result.c — the result file: write/read round trip, a table of
  * malformed and wrong-schema files with the byte offset each must name,
- * and atomic saving that never overwrites. */
+ * atomic saving that never overwrites, and a family's result split among
+ * its members. */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,6 +229,37 @@ int main(void)
 		   "a failed run fails the benchmark, naming the run");
 		result_bench_free(&one);
 		result_free(&c);
+	}
+
+	/* A family's result: each member takes its figure (as its main one),
+	 * its own params without the prefix, the shared params, and a share
+	 * of the time; what belongs to another member stays behind. */
+	{
+		static const double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 };
+		struct bench_result fam = { 0 }, x = { 0 }, y = { 0 };
+
+		result_set_status(&fam, ST_OK, NULL);
+		fam.wall_s = 4;
+		result_param_num(&fam, "array_bytes", 64);
+		result_param_num(&fam, "copy:bytes_per_element", 16);
+		result_param_num(&fam, "add:bytes_per_element", 24);
+		result_add_metric(&fam, "copy", "MB/s", BETTER_HIGHER, a, 3);
+		result_add_metric(&fam, "add", "MB/s", BETTER_HIGHER, b, 3);
+		result_add_metric(&fam, "add:detail", "MB/s", BETTER_HIGHER, a, 3);
+		ok(result_take_member(&fam, "add", 2, &x) == 0 && result_take_member(&fam, "copy", 2, &y) == 0,
+		   "a family split between two members");
+		ok(x.status == ST_OK && x.nmetrics == 2 && strcmp(x.metrics[0].name, "") == 0 &&
+		   x.metrics[0].st.median == 5 && strcmp(x.metrics[1].name, "detail") == 0,
+		   "  add: its figure is its main one, add:detail its \"detail\"");
+		ok(y.nmetrics == 1 && y.metrics[0].st.median == 2, "  copy: its own figure only");
+		ok(result_param(&x, "bytes_per_element")->num == 24 && result_param(&y, "bytes_per_element")->num == 16 &&
+		   result_param(&x, "array_bytes") && result_param(&y, "array_bytes") &&
+		   !result_param(&x, "copy:bytes_per_element") && x.nparams == 2,
+		   "  each its own params, unprefixed, and the shared ones");
+		ok(x.wall_s == 2 && fam.nmetrics == 0, "  half the time each; the family keeps no figure");
+		result_bench_free(&fam);
+		result_bench_free(&x);
+		result_bench_free(&y);
 	}
 
 	/* Malformed files: each error names the byte where it is. */
