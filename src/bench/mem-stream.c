@@ -35,6 +35,7 @@
  * elements and stop between chunks on SIGINT/SIGTERM (a test of a
  * volatile flag per 8 MiB; the run then ends as interrupted). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,6 +191,8 @@ static int differs(double got, double want)
 {
 	double d = got - want, m = want < 0 ? -want : want;
 
+	if (!isfinite(got) || !isfinite(want))
+		return 1;	/* overflowed: the values were not kept in range */
 	if (d < 0)
 		d = -d;
 	return m > 0 ? d > 1e-13 * m : d > 1e-13;
