@@ -198,10 +198,23 @@ while [ "$r" -le "$ROUNDS" ]; do
 	have mbw && put mbw.memcpy "$(mbw_copy 0)"
 	bkrun mem.bw.copy_hand mem.bw.copy_hand
 	have mbw && put mbw.dumb "$(mbw_copy 1)"
-	bkrun mem.stream.copy mem.stream.copy
-	[ $HAVE_LIKWID = 1 ] && put likwid.copy "$(likwid copy 16 2 mem.stream.copy)"
-	bkrun mem.stream.triad mem.stream.triad
-	[ $HAVE_LIKWID = 1 ] && put likwid.triad "$(likwid stream 24 3 mem.stream.triad)"
+	# STREAM: bakeoff first in odd rounds, likwid-bench first in even ones
+	# (a host whose speed drifts by 10-20% over seconds favours whichever
+	# ran at the better moment; alternating spreads that over both sides).
+	# likwid sizes its arrays from bakeoff's, so the first round's run
+	# comes first.
+	for k in copy triad; do
+		id=mem.stream.$k
+		lw="copy 16 2"
+		[ $k = triad ] && lw="stream 24 3"
+		if [ $((r % 2)) = 1 ] || ! grep -q "^$id.array " "$TMP/vals"; then
+			bkrun $id $id
+			[ $HAVE_LIKWID = 1 ] && put likwid.$k "$(likwid $lw $id)"
+		else
+			[ $HAVE_LIKWID = 1 ] && put likwid.$k "$(likwid $lw $id)"
+			bkrun $id $id
+		fi
+	done
 	for op in write read; do
 		bkrun mem.bw.$op mem.bw.$op
 		have sysbench && put "sysbench.$op" "$(sysbench memory --memory-block-size="${MEM}M" \
