@@ -41,6 +41,7 @@
 #include <string.h>
 #include "bench.h"
 #include "harness.h"
+#include "mem-stream.h"
 #include "result.h"
 #include "scratch.h"
 #include "sysinfo.h"
@@ -343,6 +344,37 @@ static int stream_family(struct bench_ctx *ctx, unsigned members)
 	result_param_str(ctx->res, "validated", "yes");
 	rc = 0;
 out:
+	free(s.a);
+	free(s.b);
+	free(s.c);
+	return rc;
+}
+
+int mem_stream_selftest(size_t n, int rounds, int passes, size_t corrupt_at, double corrupt_by,
+			char *why, size_t whylen)
+{
+	struct bench_ctx ctx = { 0 };
+	struct arrays s = { .ctx = &ctx, .n = n - n % STREAM_BLOCK };
+	struct stream st = { &s, 0 };
+	int r, k, p, rc = -1;
+
+	s.a = malloc(s.n * sizeof(double));
+	s.b = malloc(s.n * sizeof(double));
+	s.c = malloc(s.n * sizeof(double));
+	if (!s.a || !s.b || !s.c || init(&s) < 0) {
+		snprintf(ctx.reason, sizeof(ctx.reason), "out of memory");
+		goto out;
+	}
+	for (r = 0; r < rounds; r++)
+		for (k = 0; k < 4; k++)
+			for (p = 0; p < passes; p++)
+				if (stream_before(&st) < 0 || kernel(&s, k) < 0)
+					goto out;
+	if (corrupt_at < s.n)
+		s.a[corrupt_at] *= 1 + corrupt_by;
+	rc = validate(&s);
+out:
+	snprintf(why, whylen, "%s", ctx.reason);
 	free(s.a);
 	free(s.b);
 	free(s.c);
