@@ -31,7 +31,7 @@ int guard_finding_suspect(const char *s)
 {
 	static const char *const disturbed[] = {
 		"machine not idle", "the hypervisor stole", "load average", "runnable tasks",
-		"the machine swapped", "the CPUs were throttled",
+		"the machine swapped", "the CPUs were throttled", "the machine slowed",
 	};
 	size_t i;
 
@@ -133,11 +133,57 @@ void guard_mark(struct guard_mark *m)
 	m->throttle_ok = os_throttle_count(&m->throttle) == 0;
 }
 
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+double guard_slow_tenth(const struct metric *m)
+{
+	double *s, q;
+	size_t n = m->nsamples;
+
+	if (n < 11 || m->derived || !(m->st.median > 0) || !(s = malloc(n * sizeof(*s))))
+		return 1;
+	memcpy(s, m->samples, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_dbl);
+	/* the slowest tenth's edge: the 10th percentile of a rate, the 90th of a time */
+	q = m->better == BETTER_HIGHER ? s[(n - 1) / 10] : s[n - 1 - (n - 1) / 10];
+	free(s);
+	return q > 0 ? (m->better == BETTER_HIGHER ? q / m->st.median : m->st.median / q) : 1;
+}
+
+/* A CPU benchmark's work is the same in every sample: when a tenth of its
+ * samples ran at 0.8x the median or slower while no other process of
+ * this machine ran, something outside it (the host, its other guests)
+ * slowed the machine for part of the figure. No steal need show it. */
+static void host_slowed(struct guard *g, const struct bench_result *br)
+{
+	size_t i;
+
+	if (strcmp(br->group, "cpu") != 0 || br->status != ST_OK)
+		return;
+	for (i = 0; i < br->nmetrics; i++) {
+		const struct metric *m = &br->metrics[i];
+		double r = guard_slow_tenth(m);
+
+		if (r < 0.8) {
+			result_add_finding(g, "during %s: the machine slowed with nothing else running: "
+					   "a tenth of the samples%s%s ran at %.2fx the median or slower "
+					   "(the host or its other guests)", br->id, m->name[0] ? " of " : "",
+					   m->name, r);
+			return;
+		}
+	}
+}
+
 void guard_during(struct guard *g, const struct guard_mark *before, const struct bench_result *br,
 		  int threads)
 {
 	struct guard_mark now;
-	double hz = (double)sysconf(_SC_CLK_TCK), all, other, steal;
+	double hz = (double)sysconf(_SC_CLK_TCK), all, other = 0, steal;
 
 	guard_mark(&now);
 	if (before->swap_ok && now.swap_ok &&
@@ -163,6 +209,8 @@ void guard_during(struct guard *g, const struct guard_mark *before, const struct
 			result_add_finding(g, "during %s: the hypervisor stole %.0f%% of CPU time",
 					   br->id, steal);
 	}
+	if (other <= 10)	/* else the busy machine explains it */
+		host_slowed(g, br);
 	guard_judge(g);
 }
 

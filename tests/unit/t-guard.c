@@ -1,5 +1,7 @@
 /* t-guard.c — the guard's judgement of findings and guard_explain: a
- * disturbance seen during a benchmark comes first in its figures' notes. */
+ * disturbance seen during a benchmark comes first in its figures' notes;
+ * the slowest tenth of a CPU figure's samples, on samples of a run where
+ * the host slowed this guest and on a steady one. */
 #include <stdlib.h>
 #include <string.h>
 #include "../tap.h"
@@ -48,6 +50,42 @@ int main(void)
 		guard_explain(&g, 0, &b);	/* --runs: the same findings again */
 		is_str(m[0].note, before, "a finding already in the note is not repeated");
 		free(before);
+	}
+	{
+		/* cpu.float at 06:54 UTC, 2026-12-01, guard otherwise "valid": at
+		 * about 660 Mops/s, with dips to 125 (33 samples); and the
+		 * same figure steady within +-2%. */
+		double slowed[33] = { 672, 677, 675, 652, 657, 663, 656, 667, 675, 642, 646, 628, 125,
+				      167, 309, 457, 545, 619, 678, 683, 685, 675, 661, 675, 656, 668,
+				      671, 671, 380, 375, 635, 689, 679 };
+		double steady[11] = { 660, 665, 671, 655, 662, 668, 659, 664, 670, 657, 663 };
+		struct metric f = { .better = BETTER_HIGHER, .samples = slowed, .nsamples = 33 };
+		struct metric t = { .better = BETTER_LOWER, .samples = steady, .nsamples = 11 };
+		double r;
+
+		stats_compute(slowed, 33, &f.st);
+		r = guard_slow_tenth(&f);
+		ok(r > 0.5 && r < 0.6, "slowed rate: its slowest tenth at %.2fx the median (375/663)", r);
+		f.samples = steady;
+		f.nsamples = 11;
+		stats_compute(steady, 11, &f.st);
+		r = guard_slow_tenth(&f);
+		ok(r > 0.97 && r <= 1, "steady rate: %.3fx", r);
+		/* the same numbers as times: the slowest tenth is the longest */
+		stats_compute(steady, 11, &t.st);
+		r = guard_slow_tenth(&t);
+		ok(r > 0.97 && r <= 1, "steady time: %.3fx", r);
+		t.samples = slowed;
+		t.nsamples = 33;
+		stats_compute(slowed, 33, &t.st);
+		r = guard_slow_tenth(&t);
+		ok(r > 0.95 && r <= 1, "as times, the dips are the fast ones: %.3fx", r);
+		t.nsamples = 10;
+		ok(guard_slow_tenth(&t) == 1, "under 11 samples: not judged");
+		ok(guard_finding_suspect("during cpu.float: the machine slowed with nothing else "
+					 "running: a tenth of the samples ran at 0.57x the median or "
+					 "slower (the host or its other guests)"),
+		   "a machine that slowed is a disturbance: suspect");
 	}
 	free(m[0].note);
 	for (size_t i = 0; i < g.nfindings; i++)
