@@ -31,7 +31,7 @@ int guard_finding_suspect(const char *s)
 {
 	static const char *const disturbed[] = {
 		"machine not idle", "the hypervisor stole", "load average", "runnable tasks",
-		"the machine swapped", "the CPUs were throttled", "the machine slowed",
+		"the machine swapped", "the CPUs were throttled", "the machine's speed moved",
 	};
 	size_t i;
 
@@ -140,25 +140,32 @@ static int cmp_dbl(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-double guard_slow_tenth(const struct metric *m)
+double guard_speed_spread(const struct metric *m)
 {
-	double *s, q;
-	size_t n = m->nsamples;
+	double *s, lo, hi;
+	size_t n = m->nsamples, k;
 
-	if (n < 11 || m->derived || !(m->st.median > 0) || !(s = malloc(n * sizeof(*s))))
+	if (n < 11 || m->derived || !(s = malloc(n * sizeof(*s))))
 		return 1;
 	memcpy(s, m->samples, n * sizeof(*s));
 	qsort(s, n, sizeof(*s), cmp_dbl);
-	/* the slowest tenth's edge: the 10th percentile of a rate, the 90th of a time */
-	q = m->better == BETTER_HIGHER ? s[(n - 1) / 10] : s[n - 1 - (n - 1) / 10];
+	/* past the single slowest and fastest sample (a twentieth of them at
+	 * each end of many); for a rate the low one is the slow one, for a
+	 * time the fast one: slow speed / fast speed either way */
+	k = n / 20 > 1 ? n / 20 : 1;
+	lo = s[k];
+	hi = s[n - 1 - k];
 	free(s);
-	return q > 0 ? (m->better == BETTER_HIGHER ? q / m->st.median : m->st.median / q) : 1;
+	return lo > 0 && hi > 0 ? lo / hi : 1;
 }
 
-/* A CPU benchmark's work is the same in every sample: when a tenth of its
- * samples ran at 0.8x the median or slower while no other process of
- * this machine ran, something outside it (the host, its other guests)
- * slowed the machine for part of the figure. No steal need show it. */
+/* A CPU benchmark's work is the same in every sample, and nothing makes it
+ * run faster than the machine can: when, past the single slowest and
+ * fastest sample, the slow ones ran at under 0.8x the speed of the fast
+ * ones while no other process of this machine ran, something outside it
+ * (the host, its other guests) slowed the machine for part of the figure
+ * — or for most of it, and the median is the slowed speed. No steal need
+ * show it. */
 static void host_slowed(struct guard *g, const struct bench_result *br)
 {
 	size_t i;
@@ -167,13 +174,13 @@ static void host_slowed(struct guard *g, const struct bench_result *br)
 		return;
 	for (i = 0; i < br->nmetrics; i++) {
 		const struct metric *m = &br->metrics[i];
-		double r = guard_slow_tenth(m);
+		double r = guard_speed_spread(m);
 
 		if (r < 0.8) {
-			result_add_finding(g, "during %s: the machine slowed with nothing else running: "
-					   "a tenth of the samples%s%s ran at %.2fx the median or slower "
-					   "(the host or its other guests)", br->id, m->name[0] ? " of " : "",
-					   m->name, r);
+			result_add_finding(g, "during %s: the machine's speed moved with nothing else "
+					   "running: its slow samples%s%s ran at %.2fx the speed of its fast "
+					   "ones (the host or its other guests)",
+					   br->id, m->name[0] ? " of " : "", m->name, r);
 			return;
 		}
 	}

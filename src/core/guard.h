@@ -14,8 +14,8 @@ void guard_check(struct guard *g, const struct sysinfo *si, const struct bench_o
 
 /* During the run: a mark taken before a benchmark, and the findings about
  * what else the machine did while it ran (other processes' CPU time,
- * hypervisor steal, swapping, thermal throttling, a CPU benchmark slowed
- * with nothing else running), added to g as
+ * hypervisor steal, swapping, thermal throttling, a CPU benchmark whose
+ * speed moved with nothing else running), added to g as
  * "during ID: ..." sentences; the verdict is judged again. */
 struct guard_mark {
 	int ok, swap_ok, throttle_ok;
@@ -24,12 +24,12 @@ struct guard_mark {
 void guard_mark(struct guard_mark *m);
 void guard_during(struct guard *g, const struct guard_mark *before, const struct bench_result *br,
 		  int threads);
-/* How fast the slowest tenth of a figure's samples ran against its median
- * (1: as fast; 0.6: the 10th percentile of a rate, or the 90th of a time,
- * is 0.6x the median's speed); 1 for fewer than 11 samples or a derived
- * figure. A CPU benchmark below 0.8 with no other process busy gets the
- * finding "during ID: the machine slowed with nothing else running". */
-double guard_slow_tenth(const struct metric *m);
+/* The speed of a figure's slow samples over that of its fast ones, past
+ * the single slowest and fastest (a twentieth at each end of 40 or more):
+ * 1 when all ran alike; 1 for fewer than 11 samples or a derived figure.
+ * A CPU benchmark below 0.8 with no other process busy gets the finding
+ * "during ID: the machine's speed moved with nothing else running". */
+double guard_speed_spread(const struct metric *m);
 
 /* The disturbances found during br (findings from index `from` on) come
  * first in the notes of br's figures: a figure's note is a reading of it
