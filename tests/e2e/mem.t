@@ -41,14 +41,16 @@ ok $? "mem.stream.copy and add, --runs 2: a run"
 check "  two runs of each, interleaved with each other only" \
 	[ "$(jget "$TMP/r2.json" "join ',', map { my \$i = \$_; scalar(@{metric(\$i)->{runs}{median}}) . ' ' . bench(\$i)->{params}{interleaved} } qw(mem.stream.copy mem.stream.add)")" = \
 	  "2 copy add,2 copy add" ]
-# Hundreds of rounds (each multiplies the values about 15-fold): the
-# arrays are checked and set back before they overflow.
-"$BAKEOFF" run -q --quick --mem-size 64K --sample-time 100us --ci-target 0.1% --budget 500ms \
+# Over a hundred rounds (each multiplies the values about 15-fold, so
+# they pass 1e100 after about 85): the arrays are checked and set back
+# before they overflow. (Usually thousands of rounds; 177 in 1 s once, on
+# a slow moment of the host: hence 2 s and the bound at 100.)
+"$BAKEOFF" run -q --quick --mem-size 64K --sample-time 100us --ci-target 0.1% --budget 1s \
 	-o "$TMP/ov.json" mem.stream.copy mem.stream.triad >/dev/null 2>&1
 n=$(jget "$TMP/ov.json" "metric('mem.stream.triad')->{n}")
 check "many rounds ($n) still validate" \
 	[ "$(jget "$TMP/ov.json" "bench('mem.stream.triad')->{params}{validated}")" = yes ]
-check "  hundreds of them ($n)" num_between "$n" 300 1e9
+check "  over a hundred of them ($n)" num_between "$n" 100 1e9
 check "STREAM add counts 24 bytes per element" \
 	[ "$(jget "$R" "bench('mem.stream.add')->{params}{bytes_per_element}")" = 24 ]
 check "STREAM copy counts 16 bytes per element" \
