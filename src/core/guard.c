@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include "guard.h"
 #include "os.h"
+#include "stats.h"
 #include "units.h"
 
 int guard_finding_suspect(const char *s)
@@ -133,13 +134,6 @@ void guard_mark(struct guard_mark *m)
 	m->throttle_ok = os_throttle_count(&m->throttle) == 0;
 }
 
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 double guard_speed_spread(const struct metric *m)
 {
 	double *s, lo, hi;
@@ -148,7 +142,7 @@ double guard_speed_spread(const struct metric *m)
 	if (n < 11 || m->derived || !(s = malloc(n * sizeof(*s))))
 		return 1;
 	memcpy(s, m->samples, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_dbl);
+	qsort(s, n, sizeof(*s), stats_cmp_double);
 	/* past the single slowest and fastest sample (a twentieth of them at
 	 * each end of many); for a rate the low one is the slow one, for a
 	 * time the fast one: slow speed / fast speed either way */

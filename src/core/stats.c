@@ -10,7 +10,7 @@
 #include <string.h>
 #include "stats.h"
 
-static int cmp_double(const void *a, const void *b)
+int stats_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
@@ -39,7 +39,7 @@ int stats_compute(const double *x, size_t n, struct stats *st)
 	if (!s)
 		return -1;
 	memcpy(s, x, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
+	qsort(s, n, sizeof(*s), stats_cmp_double);
 	for (i = 0; i < n; i++)
 		sum += s[i];
 	st->n = n;

@@ -15,5 +15,7 @@ struct stats {
 int stats_compute(const double *x, size_t n, struct stats *st);
 /* Order-statistic ranks (1-based, inclusive) bounding the 95% CI of the median. */
 void stats_median_ci_ranks(size_t n, size_t *lo, size_t *hi);
+/* qsort's comparison of two doubles, ascending. */
+int stats_cmp_double(const void *a, const void *b);
 
 #endif

@@ -79,13 +79,6 @@ const char *compare_verdict_name(enum cmp_verdict v)
 
 /* ---- statistics ---- */
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Phi^-1(p) for 0.5 <= p < 1, by bisection on erfc (plenty for a CI). */
 static double norm_quantile(double p)
 {
@@ -133,7 +126,7 @@ int compare_log_median_var(const double *x, size_t n, double *var)
 		}
 		s[i] = log(x[i]);
 	}
-	qsort(s, n, sizeof(*s), cmp_double);
+	qsort(s, n, sizeof(*s), stats_cmp_double);
 	c = lround(((double)n + 1) / 2 - sqrt((double)n));
 	if (c < 1)
 		c = 1;
@@ -255,7 +248,7 @@ int compare_bimodal(const double *x, size_t n, size_t min_count, double *lo, dou
 	for (i = 0; i < n; i++)
 		if (isfinite(x[i]) && x[i] > 0)
 			s[k++] = log(x[i]);
-	qsort(s, m, sizeof(*s), cmp_double);
+	qsort(s, m, sizeof(*s), stats_cmp_double);
 	/* split after index i: lower level s[0..i], upper level s[i+1..m-1] */
 	for (i = need - 1; i + need < m; i++) {
 		double gap = s[i + 1] - s[i];
