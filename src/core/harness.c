@@ -253,8 +253,15 @@ static int copies_start(struct bench_ctx *ctx, uint64_t *n)
 	return 0;
 }
 
+/* The samples of one measure of a set. */
+struct sampled {
+	uint64_t n;
+	double over;		/* clock cost + n x loop cost, ns */
+	double *val, *raw, *cor;
+};
+
 /* A copy at the finish line: keep the work going until all are done. */
-static void copies_finish(const struct measure *ms, int nm, const uint64_t *n)
+static void copies_finish(const struct measure *ms, int nm, const struct sampled *sp)
 {
 	struct pollfd p = { -1, POLLIN, 0 };
 	struct ctl_msg m;
@@ -266,7 +273,7 @@ static void copies_finish(const struct measure *ms, int nm, const uint64_t *n)
 	while (!scratch_interrupted() && poll(&p, 1, 0) == 0)
 		for (i = 0; i < nm; i++)
 			if ((ms[i].before && ms[i].before(ms[i].state) < 0) ||
-			    ms[i].op(ms[i].state, n[i]) < 0)
+			    ms[i].op(ms[i].state, sp[i].n) < 0)
 				goto out;
 out:
 	ctl_recv(ctl_in, &m);	/* S, or the parent is gone */
@@ -427,13 +434,6 @@ static int calibrate(struct bench_ctx *ctx, const struct measure *m, uint64_t *n
 	return copies_start(ctx, n);
 }
 
-/* The samples of one measure of a set. */
-struct sampled {
-	uint64_t n;
-	double over;		/* clock cost + n x loop cost, ns */
-	double *val, *raw, *cor;
-};
-
 /* Record a measure's k samples as a metric of ctx->res. */
 static int record(struct bench_ctx *ctx, const struct measure *m, const struct sampled *sp, int k,
 		  const struct harness_cpu *cpu0, const struct harness_cpu *cpu1, double *median)
@@ -486,7 +486,7 @@ int harness_measure_set(struct bench_ctx *ctx, const struct measure *ms, int nm,
 	struct harness_cpu cpu0, cpu1;
 	struct harness *h = ctx->h;
 	const struct harness_cfg *cfg = &h->cfg;
-	uint64_t start = cfg->now(), t0, t1, *ns = calloc((size_t)nm, sizeof(uint64_t));
+	uint64_t start = cfg->now(), t0, t1;
 	int cap = cfg->max_samples > cfg->samples ? cfg->max_samples : cfg->samples;
 	struct sampled *sp = calloc((size_t)nm, sizeof(*sp));
 	struct stats st;
@@ -499,14 +499,13 @@ int harness_measure_set(struct bench_ctx *ctx, const struct measure *ms, int nm,
 		if (!sp[i].val || !sp[i].raw || !sp[i].cor)
 			break;
 	}
-	if (!ns || !sp || i < nm) {
+	if (!sp || i < nm) {
 		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
 		goto out;
 	}
 	for (i = 0; i < nm; i++) {
 		if (calibrate(ctx, &ms[i], &sp[i].n) < 0)
 			goto out;
-		ns[i] = sp[i].n;
 		sp[i].over = h->clk.cost_ns + (double)sp[i].n * (ms[i].no_loop_overhead ? 0 : h->loop_ns);
 	}
 	harness_cpu(&cpu0);
@@ -543,7 +542,7 @@ int harness_measure_set(struct bench_ctx *ctx, const struct measure *ms, int nm,
 	if (k == cap)
 		k--;
 	k++;
-	copies_finish(ms, nm, ns);
+	copies_finish(ms, nm, sp);
 	for (i = 0; i < nm; i++)
 		if (record(ctx, &ms[i], &sp[i], k, &cpu0, &cpu1, medians ? &medians[i] : NULL) < 0)
 			goto out;
@@ -555,7 +554,6 @@ out:
 		free(sp[i].cor);
 	}
 	free(sp);
-	free(ns);
 	return rc;
 }
 
