@@ -500,14 +500,14 @@ static int bonnie_run(struct bench_ctx *ctx)
 			.better = BETTER_HIGHER, .state = &b, .prepare = tests[t].prepare,
 			.op = tests[t].op,
 			.total = tests[t].kind == KIND_BANDWIDTH ? (double)b.size :
-				 t == 5 ? SEEKS : (double)b.nfiles,
+				 tests[t].op == op_seeks ? SEEKS : (double)b.nfiles,
 		};
 
 		if (o->disk_no_char && tests[t].per_char)
 			continue;
 		if (harness_long(ctx, &lo, NULL) < 0)
 			goto out;
-		if (t < 6)
+		if (strcmp(tests[t].unit, "files/s") != 0)	/* the tests of the data file */
 			disk_cache_check(ctx, tests[t].name, 1, b.size, mem);
 	}
 	result_param_num(ctx->res, "seed", (double)(b.seed & 0xffffffffu));
