@@ -278,10 +278,12 @@ DSIZE=${PEERS_DISK_SIZE:-2048}
 BSIZE=${PEERS_BONNIE_SIZE:-4096}
 DROUNDS=${PEERS_DISK_ROUNDS:-4}
 # fio's figures from its JSON: bytes/s to MB/s, IOPS as they are.
+# FIO_ENV: variables for fio's environment (see fio_seq).
+FIO_ENV=
 fio_fig() { # FIELD(write.bw|read.bw|read.iops) FIO-OPTIONS...
 	_f=$1
 	shift
-	fio --output-format=json --name=peer --directory="$DDIR" --filename=fio.dat --size="${DSIZE}M" \
+	env $FIO_ENV fio --output-format=json --name=peer --directory="$DDIR" --filename=fio.dat --size="${DSIZE}M" \
 		--direct=1 --ioengine=psync --iodepth=1 "$@" 2>/dev/null | perl -MJSON::PP -e '
 		local $/; my $j = eval { decode_json(<STDIN>) } or exit; my ($d, $k) = split /\./, $ARGV[0];
 		my $v = $j->{jobs}[0]{$d}{$k eq "bw" ? "bw_bytes" : "iops"}; exit unless $v;
@@ -318,8 +320,16 @@ fio_seq() {
 	have fio || return 0
 	# --fallocate=none: fio would otherwise reserve the file untimed; disk.seq
 	# (as dd) allocates its blocks inside the timing (docs/peers.md).
-	put fio.w "$(fio_fig write.bw --rw=write --bs=1M --end_fsync=1 --fallocate=none)"
-	put fio.r "$(fio_fig read.bw --rw=read --bs=1M)"
+	# The same buffer memory as disk.seq's, a transparent huge page: glibc's
+	# malloc hints huge pages (glibc >= 2.35; older ones ignore the
+	# variable) and --iomem_align=2M puts the buffer inside one. fio's
+	# default malloc'd buffer of scattered 4 KiB pages is split into two
+	# requests by chance, and costs a VM's host one segment per page
+	# (docs/peers.md).
+	FIO_ENV=GLIBC_TUNABLES=glibc.malloc.hugetlb=1
+	put fio.w "$(fio_fig write.bw --rw=write --bs=1M --end_fsync=1 --fallocate=none --iomem_align=2M)"
+	put fio.r "$(fio_fig read.bw --rw=read --bs=1M --iomem_align=2M)"
+	FIO_ENV=
 	done_half
 }
 bk_rand() {
@@ -427,8 +437,8 @@ if [ "$ONLY" != nodisk ]; then
 # disk
 nofio="fio not installed (apt-get install fio)"
 nobon="bonnie++ not installed (apt-get install bonnie++), or under half a second (+++++)"
-line "seq write 1M direct" seq.w MB/s fio.w "fio rw=write bs=1M direct=1 end_fsync fallocate=none" "$nofio"
-line "seq read 1M direct" seq.r MB/s fio.r "fio rw=read bs=1M direct=1" "$nofio"
+line "seq write 1M direct" seq.w MB/s fio.w "fio rw=write bs=1M direct=1 end_fsync fallocate=none, THP buffer" "$nofio"
+line "seq read 1M direct" seq.r MB/s fio.r "fio rw=read bs=1M direct=1, THP buffer" "$nofio"
 line "4k random read QD1" rand.r IOPS fio.rr "fio randread bs=4k direct=1 psync" "$nofio"
 line "bonnie block write" bon.write MB/s bonnie.write "bonnie++ -f (K/sec x 0.001024)" "$nobon"
 line "bonnie rewrite" bon.rewrite MB/s bonnie.rewrite "bonnie++ -f (K/sec x 0.001024)" "$nobon"

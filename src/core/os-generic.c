@@ -111,6 +111,12 @@ int os_mem_available(uint64_t *bytes)
 	return -1;
 }
 
+void os_hint_huge(void *p, size_t n)
+{
+	(void)p;
+	(void)n;
+}
+
 int os_fs_describe(const char *path, struct os_fs *out)
 {
 	struct stat st;

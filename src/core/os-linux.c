@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -895,6 +896,16 @@ static int parse_mountinfo(char *line, struct mount_entry *m)
 	unescape(m->mount_point);
 	unescape(m->source);
 	return 0;
+}
+
+void os_hint_huge(void *p, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+	madvise(p, n, MADV_HUGEPAGE);	/* refused (THP off): no harm done */
+#else
+	(void)p;
+	(void)n;
+#endif
 }
 
 /* Whole-disk name, model, rotational and scheduler of block device maj:min. */

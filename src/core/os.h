@@ -13,6 +13,7 @@
  * docs/porting.md says how to add an OS family. */
 #ifndef BAKEOFF_OS_H
 #define BAKEOFF_OS_H
+#include <stddef.h>
 #include <stdint.h>
 
 #if defined(__linux__) && !defined(BAKEOFF_NO_LINUX)
@@ -95,6 +96,13 @@ void os_die_with_parent(void);
 /* Bytes that a new allocation can get without pushing anything to swap
  * (Linux: MemAvailable). 0, or -1 when unknown. */
 int os_mem_available(uint64_t *bytes);
+
+/* Ask that [p, p+n) be backed by huge pages (Linux: transparent huge
+ * pages, MADV_HUGEPAGE): an O_DIRECT buffer of physically contiguous
+ * memory reaches the device as one request, where one of scattered 4 KiB
+ * pages can take more segments than the device allows per request and be
+ * split. A hint: nothing happens where the OS has no such thing. */
+void os_hint_huge(void *p, size_t n);
 
 /* Bytes an unprivileged user may still write on the file system holding
  * path (statvfs f_bavail * f_frsize). 0, or -1 with errno set. */
