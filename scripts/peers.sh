@@ -374,7 +374,7 @@ peer_bonnie() {
 	put bonnie.create "$(awk -F, '$27 ~ /^[0-9]/ { print $27 }' "$TMP/bon")"
 	done_half
 }
-echo "disk peers in $DDIR: fio on ${DSIZE} MiB, bonnie++ on ${BSIZE} MiB, $DROUNDS rounds ..."
+[ "$ONLY" = nodisk ] || echo "disk peers in $DDIR: fio on ${DSIZE} MiB, bonnie++ on ${BSIZE} MiB, $DROUNDS rounds ..."
 r=1
 [ "$ONLY" = nodisk ] && r=$((DROUNDS + 1))
 while [ "$r" -le "$DROUNDS" ]; do
