@@ -313,11 +313,11 @@ void *disk_buf(size_t n)
 	uint64_t x = 0x9e3779b97f4a7c15ull, *w;
 	size_t i, align = n >= 64 * 1024 ? 2 * MIB : 4096, size = n ? n : 1;
 
-	/* Buffers from 64 KiB up 2 MiB-aligned and whole 2 MiB pages, hinted huge: a
+	/* From 64 KiB up: 2 MiB-aligned, whole 2 MiB pages, hinted huge; a
 	 * direct 1 MiB call then reaches the device as one request. In
 	 * scattered 4 KiB pages it needs 256 segments, and a device that
 	 * takes fewer (virtio-blk: 254) gets two requests of half the size,
-	 * as a luck of the page allocator (docs/benchmarks.md). */
+	 * by the luck of the page allocator (docs/benchmarks.md). */
 	size = (size + align - 1) / align * align;
 	if (posix_memalign(&p, align, size) != 0)
 		return NULL;
