@@ -493,7 +493,9 @@ static void argv_words(struct buf *b, const char *bin, char **args, int n)
 	}
 }
 
-static const char *exit_reason(const struct sess *s, char *dst, size_t n)
+/* Why session s ended, in words; push: the binary was one fleet copied
+ * (so "use --push" would be no advice). */
+static const char *exit_reason(const struct sess *s, int push, char *dst, size_t n)
 {
 	int st = s->status;
 
@@ -512,8 +514,9 @@ static const char *exit_reason(const struct sess *s, char *dst, size_t n)
 		str_fmt(dst, n, "ssh failed: %s", s->last[0] ? s->last : "exit status 255");
 		break;
 	case 126: case 127:
-		str_fmt(dst, n, "no bakeoff to run on the host (%s); use --push or --remote-bin",
-			s->last[0] ? s->last : "command not found");
+		str_fmt(dst, n, "no bakeoff to run on the host (%s)%s",
+			s->last[0] ? s->last : "command not found",
+			push ? "" : "; use --push or --remote-bin");
 		break;
 	case 130:
 		str_fmt(dst, n, "interrupted");
@@ -742,7 +745,7 @@ static void step_keeper(struct fleet *f, struct host *h)
 	if (!keeper_get(k, "dir", dir, sizeof(dir))) {
 		if (sess_done(k) || k->timed_out)
 			host_fail(h, "%s", k->timed_out ? "no answer in time (connecting, mktemp)"
-					 : exit_reason(k, why, sizeof(why)));
+					 : exit_reason(k, f->push, why, sizeof(why)));
 		return;
 	}
 	k->deadline = 0;	/* it waits for us now */
@@ -814,7 +817,7 @@ static void step_hosts(struct fleet *f)
 			if (!h->push.timed_out && WIFEXITED(h->push.status) && WEXITSTATUS(h->push.status) == 0)
 				start_run(f, h);
 			else
-				host_fail(h, "copying bakeoff failed: %s", exit_reason(&h->push, why, sizeof(why)));
+				host_fail(h, "copying bakeoff failed: %s", exit_reason(&h->push, f->push, why, sizeof(why)));
 		}
 		if (h->st == H_RUN && sess_done(&h->run)) {
 			char reason[700];
@@ -824,7 +827,7 @@ static void step_hosts(struct fleet *f)
 			saved = save_result(f, &h->run, h->dest, h->path, h, reason, sizeof(reason)) == 0;
 			if (!saved)
 				h->path[0] = 0;
-			exit_reason(&h->run, why, sizeof(why));
+			exit_reason(&h->run, f->push, why, sizeof(why));
 			if (!h->run.timed_out && WIFEXITED(h->run.status) &&
 			    (WEXITSTATUS(h->run.status) == 0 || WEXITSTATUS(h->run.status) == 1) && saved) {
 				h->st = H_DONE;
@@ -834,7 +837,10 @@ static void step_hosts(struct fleet *f)
 			} else {
 				host_fail(h, "%s%s%s", why, strcmp(why, "ok") ? "; " : "", reason);
 			}
-			sess_close_in(&h->keeper);
+			/* the private directory (and the pushed binary in it) goes
+			 * now, unless the network pairs still need it */
+			if (!f->npairs)
+				sess_close_in(&h->keeper);
 		}
 		busy += host_busy(h);
 	}
@@ -917,7 +923,7 @@ static void run_pair(struct fleet *f, struct pair *p)
 	p->serve.deadline = 0;
 	if (!p->serve.listen[0]) {
 		str_fmt(p->reason, sizeof(p->reason), "bakeoff serve did not start on %s: %s", fh->dest,
-			f->stopping ? "interrupted" : exit_reason(&p->serve, why, sizeof(why)));
+			f->stopping ? "interrupted" : exit_reason(&p->serve, f->push, why, sizeof(why)));
 		sess_stop(&p->serve);
 		while (!sess_done(&p->serve))
 			pump(f);
@@ -967,7 +973,7 @@ static void run_pair(struct fleet *f, struct pair *p)
 
 		str_fmt(label, sizeof(label), "%s -> %s", nh->dest, fh->dest);
 		saved = save_result(f, &p->client, label, p->path, NULL, reason, sizeof(reason)) == 0;
-		exit_reason(&p->client, why, sizeof(why));
+		exit_reason(&p->client, f->push, why, sizeof(why));
 		if (!saved)
 			p->path[0] = 0;
 		p->ok = saved && !p->client.timed_out && WIFEXITED(p->client.status) &&

@@ -58,13 +58,28 @@ static int hello(const char *peer, const char *token, struct net_client *c, char
 		snprintf(err, en, "--token: expected 1 to %d of A-Z a-z 0-9 . _ -", PROTO_MAX_VALUE);
 		goto fail;
 	}
-	if (proto_send(c->ctl, &m) < 0 || proto_recv(c->ctl, &m, PROTO_STALL_MS, e, sizeof(e)) < 0) {
-		snprintf(err, en, "peer %s did not answer as a bakeoff server: %s", peer,
-			 errno == EPIPE ? strerror(errno) : e);
+	if (proto_send(c->ctl, &m) < 0) {
+		snprintf(err, en, "peer %s closed the connection before HELLO: %s", peer, strerror(errno));
+		goto fail;
+	}
+	if (proto_recv(c->ctl, &m, PROTO_STALL_MS, e, sizeof(e)) < 0) {
+		if (strstr(e, "no message"))
+			snprintf(err, en, "peer %s accepted the connection but did not answer HELLO "
+				 "within %d s: an overloaded server, or not bakeoff serve", peer,
+				 PROTO_STALL_MS / 1000);
+		else
+			snprintf(err, en, "peer %s did not answer as a bakeoff server: %s", peer, e);
 		goto fail;
 	}
 	if (m.verb == PV_ERR) {
-		snprintf(err, en, "peer %s: %s", peer, proto_err_text((int)m.num[PK_CODE]));
+		int code = (int)m.num[PK_CODE];
+
+		snprintf(err, en, "peer %s: %s%s", peer, proto_err_text(code),
+			 code == E_BUSY ? " (all of its --max-clients sessions are in use by "
+					  "clients that completed HELLO; try again when they end)" :
+			 code == E_TOKEN ? (token ? " (--token differs from the server's)" :
+					   " (it was started with --token: give the same --token)") :
+			 code == E_TIMEOUT ? " (it saw no whole HELLO in time: a slow or lossy path)" : "");
 		goto fail;
 	}
 	if (m.verb != PV_OK) {

@@ -19,7 +19,7 @@
 #define PROTO_MAX_MS 3600000ull	/* one test lasts at most an hour */
 #define PROTO_MAX_BYTES (1ull << 40)
 #define PROTO_MAX_RATE 100000000000ull	/* bits/s */
-#define PROTO_HELLO_MS 10000	/* HELLO must arrive this soon after connecting */
+#define PROTO_HELLO_MS 3000	/* HELLO must be whole this soon after connecting */
 #define PROTO_IDLE_MS 60000	/* the next command, between tests */
 #define PROTO_STALL_MS 10000	/* a test in which nothing moves for this long ends */
 

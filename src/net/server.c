@@ -559,7 +559,9 @@ out:
 
 /* ---- a session ---- */
 
-/* Returns 1 when a test ran (for --once). */
+/* The session after its HELLO was accepted (by the listener, see
+ * handshake()): OK, then TEST after TEST. Returns 1 when a test ran (for
+ * --once). */
 static int session(struct session *s)
 {
 	int ran = 0;
@@ -567,23 +569,6 @@ static int session(struct session *s)
 	struct proto_msg m;
 	char err[160] = "";
 
-	if (proto_recv(s->ctl, &m, PROTO_HELLO_MS, err, sizeof(err)) < 0 || m.verb != PV_HELLO) {
-		send_err(s->ctl, !err[0] ? E_STATE : strstr(err, "no message") ? E_TIMEOUT : E_BAD);
-		logf_(cfg, "%s refused: %s", s->who, !err[0] ? "expected HELLO" : err);
-		return 0;
-	}
-	if (m.num[PK_V] != PROTO_VERSION) {
-		send_err(s->ctl, E_VERSION);
-		logf_(cfg, "%s refused: protocol version %llu", s->who,
-		      (unsigned long long)m.num[PK_V]);
-		return 0;
-	}
-	if (cfg->token && (!proto_has(&m, PK_TOKEN) || !net_secret_eq(m.str[PK_TOKEN], cfg->token))) {
-		send_err(s->ctl, E_TOKEN);
-		logf_(cfg, "%s refused: %s", s->who, proto_has(&m, PK_TOKEN) ? "wrong token" :
-		      "no token");
-		return 0;
-	}
 	proto_init(&m, PV_OK);
 	proto_set(&m, PK_V, PROTO_VERSION);
 	if (proto_send(s->ctl, &m) < 0)
@@ -638,44 +623,298 @@ static int session(struct session *s)
 	}
 }
 
-/* ---- the listener ---- */
+/* ---- the listener ----
+ *
+ * A connection holds a session (a process, one of max_clients) only once
+ * its HELLO has been accepted. Until then it is one of at most
+ * MAX_PENDING connections in the handshake, read by the listener itself
+ * without blocking, and closed when its HELLO is not complete within
+ * PROTO_HELLO_MS: idle, slow-drip and half-open connections cost a file
+ * descriptor for a few seconds and never a slot. A source address holds
+ * at most MAX_PENDING_PER_HOST of them; a new connection beyond that (or
+ * beyond MAX_PENDING in all) closes the oldest, so a flood from one address
+ * cannot keep a client's fresh connection out, and the listener never
+ * sleeps on one connection. A HELLO accepted while every slot is taken
+ * waits up to SLOT_WAIT_MS for a session to end (a client that just said
+ * BYE may still be exiting), then gets "busy". */
 
 #define MAX_CLIENTS 256
+#define MAX_PENDING 64
+#define MAX_PENDING_PER_HOST 8
+#define SLOT_WAIT_MS 1000
+#define DROP_LOG_NS 10000000000ull	/* dropped connections: one log line per 10 s */
 static pid_t kids[MAX_CLIENTS];
 
-/* Reap ended sessions; *tested is set when one of them ran a test. */
-static void reap(int *nchild, int *tested)
+struct pending {
+	int fd;			/* -1: a free place */
+	int hello;		/* its HELLO was accepted: waiting for a slot */
+	uint64_t since, deadline;
+	char line[PROTO_MAX_LINE];
+	size_t n;
+	struct session s;
+};
+
+struct listener {
+	const struct serve_cfg *cfg;
+	int lfd, nchild, tested;
+	struct pending p[MAX_PENDING];
+	unsigned long dropped;	/* since the last log line about them */
+	uint64_t dropped_log;
+	char dropped_who[80];
+};
+
+/* Reap ended sessions; l->tested is set when one of them ran a test. */
+static void reap(struct listener *l)
 {
 	pid_t pid;
 	int k, st;
 
-	while (*nchild > 0 && (pid = waitpid(-1, &st, WNOHANG)) > 0)
+	while (l->nchild > 0 && (pid = waitpid(-1, &st, WNOHANG)) > 0)
 		for (k = 0; k < MAX_CLIENTS; k++)
 			if (kids[k] == pid) {
 				kids[k] = 0;
-				(*nchild)--;
-				*tested |= WIFEXITED(st) && WEXITSTATUS(st) == 3;
+				l->nchild--;
+				l->tested |= WIFEXITED(st) && WEXITSTATUS(st) == 3;
 			}
+}
+
+static void pend_close(struct pending *p)
+{
+	if (p->fd >= 0)
+		close(p->fd);
+	p->fd = -1;
+}
+
+/* A connection dropped before its handshake ended: counted, and logged
+ * at most once per DROP_LOG_NS (a flood must not flood the log too). */
+static void pend_drop(struct listener *l, struct pending *p, uint64_t now)
+{
+	snprintf(l->dropped_who, sizeof(l->dropped_who), "%s", p->s.who);
+	pend_close(p);
+	l->dropped++;
+	if (now - l->dropped_log >= DROP_LOG_NS) {
+		logf_(l->cfg, "dropped %lu connection%s that sent no HELLO within %d s or were "
+		      "pushed out by newer ones (the last from %s)", l->dropped, l->dropped == 1 ? "" : "s",
+		      PROTO_HELLO_MS / 1000, l->dropped_who);
+		l->dropped = 0;
+		l->dropped_log = now;
+	}
+}
+
+/* Read what a connection in the handshake sent (one byte at a time, so
+ * nothing after the HELLO's '\n' is taken from the session) and judge
+ * its HELLO: 1 accepted, 0 not complete yet, -1 refused and closed. */
+static int handshake(struct listener *l, struct pending *p)
+{
+	const struct serve_cfg *cfg = l->cfg;
+	struct proto_msg m;
+	char why[96];
+	ssize_t k;
+
+	for (;;) {
+		k = read(p->fd, p->line + p->n, 1);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;
+		if (k <= 0) {
+			logf_(cfg, "%s refused: %s before HELLO", p->s.who,
+			      k == 0 ? "connection closed" : strerror(errno));
+			pend_close(p);
+			return -1;
+		}
+		if (p->line[p->n] == '\n')
+			break;
+		if (++p->n >= sizeof(p->line)) {
+			send_err(p->fd, E_BAD);
+			logf_(cfg, "%s refused: malformed message: longer than %d bytes", p->s.who,
+			      PROTO_MAX_LINE);
+			pend_close(p);
+			return -1;
+		}
+	}
+	if (proto_parse(p->line, p->n, &m, why, sizeof(why)) < 0) {
+		send_err(p->fd, E_BAD);
+		logf_(cfg, "%s refused: malformed message: %s", p->s.who, why);
+		pend_close(p);
+		return -1;
+	}
+	if (m.verb != PV_HELLO) {
+		send_err(p->fd, E_STATE);
+		logf_(cfg, "%s refused: expected HELLO, got %s", p->s.who, proto_verb_name(m.verb));
+		pend_close(p);
+		return -1;
+	}
+	if (m.num[PK_V] != PROTO_VERSION) {
+		send_err(p->fd, E_VERSION);
+		logf_(cfg, "%s refused: protocol version %llu", p->s.who, (unsigned long long)m.num[PK_V]);
+		pend_close(p);
+		return -1;
+	}
+	if (cfg->token && (!proto_has(&m, PK_TOKEN) || !net_secret_eq(m.str[PK_TOKEN], cfg->token))) {
+		send_err(p->fd, E_TOKEN);
+		logf_(cfg, "%s refused: %s", p->s.who, proto_has(&m, PK_TOKEN) ? "wrong token" : "no token");
+		pend_close(p);
+		return -1;
+	}
+	p->hello = 1;
+	return 1;
+}
+
+/* A new connection: a place in the handshake, made by closing the oldest
+ * of its address (or of all) when they are full. */
+static void pend_add(struct listener *l, int fd, const struct sockaddr_storage *peer, socklen_t plen,
+		     uint64_t now)
+{
+	struct pending *free_ = NULL, *oldest = NULL, *oldest_host = NULL;
+	int k, same = 0;
+
+	for (k = 0; k < MAX_PENDING; k++) {
+		struct pending *p = &l->p[k];
+
+		if (p->fd < 0) {
+			if (!free_)
+				free_ = p;
+			continue;
+		}
+		if (p->hello)
+			continue;	/* authenticated: not pushed out */
+		if (!oldest || p->since < oldest->since)
+			oldest = p;
+		if (net_same_host((const struct sockaddr *)&p->s.peer, (const struct sockaddr *)peer)) {
+			same++;
+			if (!oldest_host || p->since < oldest_host->since)
+				oldest_host = p;
+		}
+	}
+	if (same >= MAX_PENDING_PER_HOST) {
+		pend_drop(l, oldest_host, now);
+		free_ = oldest_host;
+	} else if (!free_ && oldest) {
+		pend_drop(l, oldest, now);
+		free_ = oldest;
+	}
+	if (!free_) {	/* every place is an authenticated client waiting for a slot */
+		net_set_nonblock(fd, 1);
+		send_err(fd, E_BUSY);
+		close(fd);
+		return;
+	}
+	memset(free_, 0, sizeof(*free_));
+	free_->fd = fd;
+	free_->since = now;
+	free_->deadline = now + (uint64_t)PROTO_HELLO_MS * 1000000ull;
+	free_->s.ctl = fd;
+	free_->s.peer = *peer;
+	free_->s.plen = plen;
+	free_->s.llen = sizeof(free_->s.local);
+	getsockname(fd, (struct sockaddr *)&free_->s.local, &free_->s.llen);
+	net_addr_str((const struct sockaddr *)peer, free_->s.who, sizeof(free_->s.who));
+	free_->s.cfg = l->cfg;
+	net_set_nonblock(fd, 1);
+}
+
+/* A session process for an authenticated connection. */
+static void start_session(struct listener *l, struct pending *p)
+{
+	const struct serve_cfg *cfg = l->cfg;
+	pid_t pid = fork();
+	int k;
+
+	if (pid == 0) {
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		close(l->lfd);
+		if (cfg->parent_fd >= 0)
+			close(cfg->parent_fd);
+		for (k = 0; k < MAX_PENDING; k++)
+			if (&l->p[k] != p && l->p[k].fd >= 0)
+				close(l->p[k].fd);
+		boss = getppid();
+		net_set_nonblock(p->fd, 0);
+		k = session(&p->s);
+		close(p->fd);
+		_exit(k ? 3 : 0);
+	}
+	if (pid > 0) {
+		for (k = 0; k < MAX_CLIENTS && kids[k]; k++)
+			;
+		kids[k < MAX_CLIENTS ? k : 0] = pid;
+		l->nchild++;
+	} else {
+		send_err(p->fd, E_BUSY);
+		logf_(cfg, "%s refused: fork: %s", p->s.who, strerror(errno));
+	}
+	pend_close(p);
+}
+
+/* One turn of the listener after poll: handshakes read, authenticated
+ * connections given a session (or "busy"), deadlines enforced, new
+ * connections accepted. */
+static void listener_turn(struct listener *l, const struct pollfd *pf, int npf, int listen_ready)
+{
+	const struct serve_cfg *cfg = l->cfg;
+	uint64_t now = net_now_ns();
+	int k, j;
+
+	for (j = 0; j < npf; j++)
+		for (k = 0; k < MAX_PENDING; k++)
+			if (l->p[k].fd == pf[j].fd && !l->p[k].hello && pf[j].revents) {
+				if (handshake(l, &l->p[k]) > 0)
+					l->p[k].deadline = now + SLOT_WAIT_MS * 1000000ull;
+				break;
+			}
+	for (k = 0; k < MAX_PENDING; k++) {
+		struct pending *p = &l->p[k];
+
+		if (p->fd < 0)
+			continue;
+		if (p->hello && l->nchild < cfg->max_clients) {
+			start_session(l, p);
+		} else if (p->hello && now >= p->deadline) {
+			send_err(p->fd, E_BUSY);
+			logf_(cfg, "%s refused: busy (%d clients)", p->s.who, l->nchild);
+			pend_close(p);
+		} else if (!p->hello && now >= p->deadline) {
+			send_err(p->fd, E_TIMEOUT);
+			pend_drop(l, p, now);
+		}
+	}
+	for (k = 0; listen_ready && k < MAX_PENDING; k++) {
+		struct sockaddr_storage peer;
+		socklen_t plen = sizeof(peer);
+		int fd = accept(l->lfd, (struct sockaddr *)&peer, &plen);
+
+		if (fd < 0)
+			break;
+		pend_add(l, fd, &peer, plen, now);
+	}
 }
 
 int net_serve(const struct serve_cfg *cfg, char *err, size_t en)
 {
+	static struct listener l;
 	struct sockaddr_storage ss;
 	struct sigaction sa;
 	socklen_t sl = sizeof(ss);
 	char host[128], name[80];
-	int port, lfd, nchild = 0, tested = 0;
+	int port, k;
 
 	if (net_split(cfg->listen, PROTO_PORT, host, sizeof(host), &port, err, en) < 0 ||
 	    net_resolve(host, port, 1, SOCK_STREAM, &ss, &sl, err, en) < 0)
 		return -1;
 	net_addr_str((struct sockaddr *)&ss, name, sizeof(name));
-	if ((lfd = net_listen(&ss, sl, SOCK_STREAM)) < 0) {
+	memset(&l, 0, sizeof(l));
+	l.cfg = cfg;
+	for (k = 0; k < MAX_PENDING; k++)
+		l.p[k].fd = -1;
+	if ((l.lfd = net_listen(&ss, sl, SOCK_STREAM)) < 0) {
 		snprintf(err, en, "cannot listen on %s (port %d): %s", name, port, strerror(errno));
 		return -1;
 	}
+	net_set_nonblock(l.lfd, 1);
 	sl = sizeof(ss);
-	getsockname(lfd, (struct sockaddr *)&ss, &sl);
+	getsockname(l.lfd, (struct sockaddr *)&ss, &sl);
 	net_addr_str((struct sockaddr *)&ss, name, sizeof(name));
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_term;	/* no SA_RESTART: poll returns */
@@ -695,77 +934,43 @@ int net_serve(const struct serve_cfg *cfg, char *err, size_t en)
 	      cfg->max_clients, cfg->token ? "token required" : "no token",
 	      cfg->once ? ", one client" : "");
 	while (!term) {
-		struct pollfd pf[2] = { { lfd, POLLIN, 0 }, { cfg->parent_fd, POLLIN, 0 } };
-		struct session s;
-		pid_t pid;
-		int k;
+		struct pollfd pf[2 + MAX_PENDING];
+		int npf = 0, wait_ms = 200, parent = -1, waiting = 0;
 
-		reap(&nchild, &tested);
-		if (cfg->once && tested)
+		reap(&l);
+		if (cfg->once && l.tested)
 			break;
-		if (poll(pf, cfg->parent_fd >= 0 ? 2 : 1, 200) <= 0)
+		pf[npf++] = (struct pollfd){ l.lfd, POLLIN, 0 };
+		if (cfg->parent_fd >= 0) {
+			parent = npf;
+			pf[npf++] = (struct pollfd){ cfg->parent_fd, POLLIN, 0 };
+		}
+		for (k = 0; k < MAX_PENDING; k++)
+			if (l.p[k].fd >= 0 && !l.p[k].hello)
+				pf[npf++] = (struct pollfd){ l.p[k].fd, POLLIN, 0 };
+			else if (l.p[k].fd >= 0)
+				waiting = 1;
+		if (waiting)
+			wait_ms = 20;	/* a slot may free up: reap soon */
+		if (poll(pf, (nfds_t)npf, wait_ms) < 0)
 			continue;
-		if (cfg->parent_fd >= 0 && pf[1].revents)
+		if (parent >= 0 && pf[parent].revents)
 			break;	/* the run that started us is gone */
-		if (!pf[0].revents)
-			continue;
-		memset(&s, 0, sizeof(s));
-		s.plen = sizeof(s.peer);
-		s.ctl = accept(lfd, (struct sockaddr *)&s.peer, &s.plen);
-		if (s.ctl < 0)
-			continue;
-		s.llen = sizeof(s.local);
-		getsockname(s.ctl, (struct sockaddr *)&s.local, &s.llen);
-		net_addr_str((struct sockaddr *)&s.peer, s.who, sizeof(s.who));
-		s.cfg = cfg;
-		/* A session whose client just said BYE may still be exiting:
-		 * give it half a second before calling the house full. */
-		for (k = 0; k < 25 && nchild >= cfg->max_clients; k++) {
-			poll(NULL, 0, 20);
-			reap(&nchild, &tested);
-		}
-		if (nchild >= cfg->max_clients) {
-			net_set_nonblock(s.ctl, 1);
-			send_err(s.ctl, E_BUSY);
-			logf_(cfg, "%s refused: busy (%d clients)", s.who, nchild);
-			close(s.ctl);
-			continue;
-		}
-		pid = fork();
-		if (pid == 0) {
-			signal(SIGTERM, SIG_DFL);
-			signal(SIGINT, SIG_DFL);
-			close(lfd);
-			if (cfg->parent_fd >= 0)
-				close(cfg->parent_fd);
-			boss = getppid();
-			k = session(&s);
-			close(s.ctl);
-			_exit(k ? 3 : 0);
-		}
-		if (pid > 0) {
-			for (k = 0; k < MAX_CLIENTS && kids[k]; k++)
-				;
-			kids[k < MAX_CLIENTS ? k : 0] = pid;
-			nchild++;
-		} else {
-			send_err(s.ctl, E_BUSY);
-			logf_(cfg, "%s refused: fork: %s", s.who, strerror(errno));
-		}
-		close(s.ctl);
+		reap(&l);
+		listener_turn(&l, pf + 1 + (parent >= 0), npf - 1 - (parent >= 0), pf[0].revents != 0);
 	}
-	close(lfd);
-	if (nchild > 0) {
+	for (k = 0; k < MAX_PENDING; k++)
+		pend_close(&l.p[k]);
+	close(l.lfd);
+	if (l.nchild > 0) {
 		uint64_t end = net_now_ns() + 2000000000ull;
-
-		int k;
 
 		for (k = 0; k < MAX_CLIENTS; k++)
 			if (kids[k])
 				kill(kids[k], SIGTERM);
-		while (nchild > 0 && net_now_ns() < end) {
-			reap(&nchild, &tested);
-			if (nchild > 0)
+		while (l.nchild > 0 && net_now_ns() < end) {
+			reap(&l);
+			if (l.nchild > 0)
 				poll(NULL, 0, 20);
 		}
 	}

@@ -217,6 +217,20 @@ check "the matrix shows both pairs" \
 	sh -c "grep -q '^net.tcp.bw (MB/s' '$TMP/out2' && grep -Eq '^ns1 +x +[0-9]' '$TMP/out2' && grep -Eq '^ns2 +[0-9.]+ +x' '$TMP/out2'"
 check "no bakeoff (nor serve) left" none_left
 
+# ---- issue 26: --push with a run that has network and other benchmarks: the
+# pushed copies stay until the pairs have run
+rc=0
+fleet -H ns1,ns2 --push --id t2m -- run --quick --nbuf 64 --reps 1 net.tcp.lat proc.syscall.null \
+	>"$TMP/out2m" 2>"$TMP/err2m" || rc=$?
+check "--push, a mixed run: exit status 0 (was $rc)" [ "$rc" = 0 ]
+R=$TMP/w/results/t2m
+v=$(status "$R/ns1.json" proc.syscall.null)/$(status "$R/ns2.json" proc.syscall.null)
+check "--push, a mixed run: each host's proc.syscall.null ok ($v)" [ "$v" = ok/ok ]
+v=$(status "$R/net-ns1-to-ns2.json" net.tcp.lat)/$(status "$R/net-ns2-to-ns1.json" net.tcp.lat)
+check "--push, a mixed run: both pairs' net.tcp.lat ok ($v)" [ "$v" = ok/ok ]
+check "--push, a mixed run: no advice to use the flag that was given" sh -c "! grep -q 'use --push' '$TMP/out2m' '$TMP/err2m'"
+check "--push, a mixed run: no bakeoff left, the copies removed" none_left
+
 # ---- one host's run killed mid-way: the other completes
 fleet_bg "$TMP/out3" "$TMP/err3" -H ns1,ns2 --push --id t3 -- run --quick proc
 i=0

@@ -133,20 +133,84 @@ wait $SRV
 ok $? "SIGTERM: serve exits 0"
 check "SIGTERM: logged" grep -q 'stopped (signal)' "$TMP/log"
 
-# --max-clients 1: a second client at once is refused as busy
+# --max-clients 1: a second client at once is refused as busy; a place is
+# held by a client that completed HELLO (an idle connection holds none)
 P=$(free_port)
 "$BAKEOFF" serve --listen "127.0.0.1:$P" --max-clients 1 2>"$TMP/log2" &
 SRV=$!
 sleep 0.5
-perl -MIO::Socket::INET -e '$s = IO::Socket::INET->new("127.0.0.1:$ARGV[0]"); sleep 3' "$P" &
+perl -MIO::Socket::INET -e '$s = IO::Socket::INET->new("127.0.0.1:$ARGV[0]"); print $s "HELLO v=1\n"; sleep 4' "$P" &
 IDLE=$!
 sleep 0.3
 "$BAKEOFF" run -q --quick --peer "127.0.0.1:$P" net.tcp.lat >/dev/null 2>"$TMP/err"
 check "full server: exit 2" [ $? -eq 2 ]
-check "full server: says so" grep -q 'maximum number of clients' "$TMP/err"
+check "full server: says so, and why" grep -q 'maximum number of clients (all of its --max-clients sessions are in use' "$TMP/err"
 wait $IDLE
 kill -TERM $SRV
 wait $SRV
+
+# ---- issue 26: connections that never authenticate lock nobody out.
+# Against the default --max-clients 4 and a token: 40 idle connections
+# reopened as soon as the server closes them, 4 slow-drip ones (a byte of
+# a HELLO every second), 4 half-open ones (their process stopped: no FIN,
+# no data, as a peer that vanished), 4 that send half a HELLO and shut
+# their side; a real client measures meanwhile, and 500 idle connections
+# at once after that.
+P=$(free_port)
+"$BAKEOFF" serve --listen "127.0.0.1:$P" --token s3cret 2>"$TMP/log3" &
+SRV=$!
+sleep 0.5
+perl -MIO::Socket::INET -e '
+	my ($port, $n, $secs) = @ARGV; my @s; my $end = time + $secs;
+	while (time < $end) {
+		for my $i (0 .. $n - 1) {	# reopen what the server closed
+			my $dead = !$s[$i] || !defined($s[$i]->connected) ||
+				do { my $r = ""; vec($r, fileno($s[$i]), 1) = 1; select($r, undef, undef, 0) > 0 };
+			$s[$i] = IO::Socket::INET->new("127.0.0.1:$port") if $dead;
+		}
+		select(undef, undef, undef, 0.1);
+	}' "$P" 40 60 &
+ATT1=$!
+perl -MIO::Socket::INET -e '
+	my ($port) = @ARGV; my @s = map { IO::Socket::INET->new("127.0.0.1:$port") } 1 .. 4;
+	for my $c (split //, "HELLO v=1 token=s3cret\n") { for (@s) { $_ && syswrite($_, $c) } sleep 1 }' "$P" &
+ATT2=$!
+perl -MIO::Socket::INET -e '
+	my ($port) = @ARGV; my @s = map { IO::Socket::INET->new("127.0.0.1:$port") } 1 .. 4;
+	kill "STOP", $$; sleep 1' "$P" &
+ATT3=$!
+perl -MIO::Socket::INET -e '
+	my ($port) = @ARGV; my @s = map { IO::Socket::INET->new("127.0.0.1:$port") } 1 .. 4;
+	for (@s) { print $_ "HELLO v=1 tok"; $_->shutdown(1) } sleep 60' "$P" &
+ATT4=$!
+sleep 1
+"$BAKEOFF" run -q --quick --peer "127.0.0.1:$P" --token s3cret --nbuf 256 -o "$TMP/dos.json" \
+	net.tcp.lat net.tcp.bw net.tcp.connect >/dev/null 2>"$TMP/err3"
+rc=$?
+check "idle, slow-drip, half-open and half-sent connections: the client's run exits 0 (was $rc)" [ $rc -eq 0 ]
+v=$(status "$TMP/dos.json" net.tcp.lat)/$(status "$TMP/dos.json" net.tcp.bw)/$(status "$TMP/dos.json" net.tcp.connect)
+check "... and its three benchmarks are ok ($v)" [ "$v" = ok/ok/ok ]
+[ $rc -eq 0 ] || diag "$(cat "$TMP/err3")"
+check "the dropped connections are logged in a summary line, not one each" \
+	sh -c "grep -q 'dropped [0-9]* connections* that sent no HELLO' '$TMP/log3' && [ \$(grep -c 'dropped' '$TMP/log3') -lt 10 ]"
+kill -CONT $ATT3 2>/dev/null
+kill $ATT1 $ATT2 $ATT3 $ATT4 2>/dev/null
+wait $ATT1 $ATT2 $ATT3 $ATT4 2>/dev/null
+perl -MIO::Socket::INET -e '
+	my ($port) = @ARGV; my @s = grep { $_ } map { IO::Socket::INET->new("127.0.0.1:$port") } 1 .. 500;
+	print scalar(@s), "\n"; STDOUT->flush; sleep 6' "$P" >"$TMP/n500" &
+ATT5=$!
+sleep 1
+"$BAKEOFF" run -q --quick --peer "127.0.0.1:$P" --token s3cret -o "$TMP/dos2.json" net.tcp.lat >/dev/null 2>"$TMP/err4"
+rc=$?
+check "beside 500 idle connections ($(cat "$TMP/n500") opened), the client's run exits 0 (was $rc)" [ $rc -eq 0 ]
+[ $rc -eq 0 ] || diag "$(cat "$TMP/err4")"
+kill $ATT5 2>/dev/null
+wait $ATT5 2>/dev/null
+check "the server is still up after all that" kill -0 $SRV
+kill -TERM $SRV
+wait $SRV
+ok $? "... and stops cleanly"
 
 # A server killed mid-test: the test fails with a reason, soon; the run goes on.
 P=$(free_port)
