@@ -16,6 +16,7 @@
 #include "core/guard.h"
 #include "core/harness.h"
 #include "core/options.h"
+#include "core/out.h"
 #include "core/registry.h"
 #include "core/result.h"
 #include "core/scratch.h"
@@ -332,6 +333,8 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 			break;
 		}
 	}
+	if (opt_check_exclusive(&a->set, err, sizeof(err)) < 0)
+		return usage_error("%s", err);
 	opt_defaults(&a->set, a->quick, &a->cfg, &a->opt);
 	a->opt.quick = a->quick;
 	a->cfg.max_samples = 3 * a->cfg.samples;	/* the adaptive ceiling */
@@ -448,14 +451,14 @@ static const char *scratch_parent(const char *dir)
 	return dir && *dir ? dir : t && *t ? t : "/tmp";
 }
 
-/* Save the result as it stands (incomplete while the run goes on), over
- * the file this run claimed. */
-static int save_now(struct result *r, const char *path, int final, char *err, size_t errlen)
+/* Save the result as it stands (marked incomplete: the run goes on), over
+ * the file this run claimed; result_deliver saves the final one. */
+static int save_now(struct result *r, const char *path, char *err, size_t errlen)
 {
 	struct buf json = { 0 };
 	int rc;
 
-	r->incomplete = !final;
+	r->incomplete = 1;
 	result_to_json(r, &json);
 	rc = result_update(&json, path, err, errlen);
 	buf_free(&json);
@@ -476,6 +479,7 @@ static int cmd_run(int argc, char **argv)
 	int rc, failed = 0, memory = 0, net = 0, tty = isatty(STDERR_FILENO), to_stdout, run, nruns;
 	int oom = 0;
 	const char *parent;
+	time_t start;
 
 	if ((rc = parse_run_args(argc, argv, &a)) != 0)
 		return rc < 0 ? 0 : rc;
@@ -514,10 +518,12 @@ static int cmd_run(int argc, char **argv)
 	}
 	sysinfo_read(&r.host);
 	/* Where the result goes is settled (and claimed) before anything is
-	 * measured: a name that cannot be written is a usage error. */
+	 * measured: a name that cannot be written is a usage error. The file's
+	 * name and run.start are the same second. */
+	start = time(NULL);
 	to_stdout = a.output && strcmp(a.output, "-") == 0;
-	if (!to_stdout && result_claim_output(a.output, r.host.hostname, NULL, path, sizeof(path), err,
-					      sizeof(err)) < 0) {
+	if (!to_stdout && result_claim_output(a.output, r.host.hostname, NULL, start, path, sizeof(path),
+					      err, sizeof(err)) < 0) {
 		free(sel);
 		return usage_error("%s", err);
 	}
@@ -525,8 +531,7 @@ static int cmd_run(int argc, char **argv)
 	if (!scratch_create(a.dir)) {
 		rc = usage_error("cannot create a scratch directory under %s: %s", parent,
 				 strerror(errno));
-		if (!to_stdout)
-			unlink(path);
+		result_unclaim(to_stdout ? NULL : path);
 		free(sel);
 		return rc;
 	}
@@ -535,8 +540,7 @@ static int cmd_run(int argc, char **argv)
 	/* disk: a scratch directory under each --dir entry, room checked */
 	if (disk_prepare(&a.opt, a.dirlist, sel, err, sizeof(err)) < 0) {
 		scratch_remove();
-		if (!to_stdout)
-			unlink(path);
+		result_unclaim(to_stdout ? NULL : path);
 		free(sel);
 		return usage_error("%s", err);
 	}
@@ -561,10 +565,11 @@ static int cmd_run(int argc, char **argv)
 		}
 	}
 	r.profile = strdup(a.quick ? "quick" : "standard");
-	result_utc_now(err, sizeof(err), "%Y-%m-%dT%H:%M:%SZ");
+	result_utc_format(start, err, sizeof(err), "%Y-%m-%dT%H:%M:%SZ");
 	r.start_utc = strdup(err);
 	if (!r.argv || r.argc != argc + 1 || !r.profile || !r.start_utc) {
 		scratch_remove();
+		result_unclaim(to_stdout ? NULL : path);
 		free(sel);
 		result_free(&r);
 		return usage_error("out of memory");
@@ -575,9 +580,9 @@ static int cmd_run(int argc, char **argv)
 	r.target_sample_ns = (double)a.cfg.target_ns;
 	r.samples = a.cfg.samples;
 	r.ci_target = a.cfg.ci_target_given ? a.cfg.ci_target : 0;
-	if (!to_stdout && save_now(&r, path, 0, err, sizeof(err)) < 0) {
+	if (!to_stdout && save_now(&r, path, err, sizeof(err)) < 0) {
 		scratch_remove();
-		unlink(path);
+		result_unclaim(path);
 		free(sel);
 		result_free(&r);
 		return usage_error("cannot write the result: %s", err);
@@ -645,7 +650,7 @@ static int cmd_run(int argc, char **argv)
 			/* Each finished benchmark is in the file at once: a run killed
 			 * now still leaves a valid result (marked incomplete). */
 			if (!to_stdout && !scratch_interrupted() &&	/* else the final save is next */
-			    save_now(&r, path, 0, err, sizeof(err)) < 0)
+			    save_now(&r, path, err, sizeof(err)) < 0)
 				fprintf(stderr, "bakeoff: cannot update the result: %s\n", err);
 		}
 		result_bench_free(&fam);
@@ -668,18 +673,7 @@ static int cmd_run(int argc, char **argv)
 			failed = 1;
 		}
 	}
-	fflush(stdout);
-	if (to_stdout) {
-		fwrite(json.p, 1, json.len, stdout);
-	} else if (save_now(&r, path, 1, err, sizeof(err)) < 0) {
-		/* Never lose the figures: the result goes to stdout instead. */
-		fprintf(stderr, "bakeoff: cannot save the result (%s); here it is on stdout\n", err);
-		fwrite(json.p, 1, json.len, stdout);
-		failed = 1;
-	} else {
-		fprintf(stderr, "bakeoff: result saved to %s%s\n", path,
-			r.interrupted ? " (interrupted: finished benchmarks only)" : "");
-	}
+	failed |= result_deliver(&r, &json, to_stdout ? NULL : path, NULL, NULL) < 0;
 	rc = r.interrupted ? EXIT_INTERRUPTED : failed ? EXIT_FAILED : 0;
 	buf_free(&json);
 	result_free(&r);
@@ -952,7 +946,7 @@ static int cmd_version(int argc, char **argv)
 	return 0;
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
 	static const struct {
 		const char *verb;
@@ -968,7 +962,6 @@ int main(int argc, char **argv)
 	};
 	int i;
 
-	prog_name = argv[0];
 	if (argc < 2) {
 		fputs(help_main, stderr);
 		return EXIT_USAGE;
@@ -1005,4 +998,10 @@ int main(int argc, char **argv)
 			return verbs[i].fn(argc - 1, argv + 1);
 	return usage_error("unknown verb '%s' (verbs: run list report chart compare fleet sysinfo serve time version; "
 			   "see bakeoff --help)", argv[1]);
+}
+
+int main(int argc, char **argv)
+{
+	prog_name = argv[0];
+	return out_finish(dispatch(argc, argv));
 }

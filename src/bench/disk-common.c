@@ -74,10 +74,6 @@ int disk_prepare(struct bench_opts *opt, const char *dirlist, const unsigned cha
 			 "27 columns) or 2 (bonnie++ 2.00a, format 1.98)", opt->disk_csv);
 		return -1;
 	}
-	if (opt->disk_direct && opt->disk_no_direct) {
-		snprintf(err, errlen, "--direct and --no-direct contradict each other");
-		return -1;
-	}
 	if (opt->disk_destroy && !opt->disk_device) {
 		snprintf(err, errlen, "--destroy-data only applies with --device DEV");
 		return -1;

@@ -268,10 +268,6 @@ static int tcpbw_run(struct bench_ctx *ctx)
 	t.dir = o->bidir ? D_BIDIR : o->reverse ? D_RECV : D_SEND;
 	t.len = o->buf_len ? (size_t)o->buf_len : 8192;
 	t.time_based = ctx->h->cfg.duration_ns > 0;
-	if (o->bidir && o->reverse) {
-		snprintf(ctx->reason, sizeof(ctx->reason), "--reverse and --bidir exclude each other");
-		return -1;
-	}
 	if (net_client_open(ctx, &t.c) < 0)
 		return -1;
 	net_client_params(ctx, &t.c);

@@ -134,6 +134,27 @@ const struct optdef optdefs[] = {
 };
 const size_t noptdefs = sizeof(optdefs) / sizeof(optdefs[0]);
 
+/* Options that contradict each other: given together, a usage error before
+ * anything runs. */
+static const char *const exclusive[][3] = {
+	{ "direct", "no-direct", "O_DIRECT or the page cache, not both" },
+	{ "reverse", "bidir", "--bidir already sends both ways" },
+};
+
+int opt_check_exclusive(const struct optset *set, char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(exclusive) / sizeof(exclusive[0]); i++)
+		if (set->given[opt_find(exclusive[i][0]) - optdefs] &&
+		    set->given[opt_find(exclusive[i][1]) - optdefs]) {
+			snprintf(err, errlen, "--%s and --%s exclude each other (%s)", exclusive[i][0],
+				 exclusive[i][1], exclusive[i][2]);
+			return -1;
+		}
+	return 0;
+}
+
 const struct optdef *opt_find(const char *name)
 {
 	size_t i;

@@ -69,6 +69,9 @@ int opt_read_by(const struct optdef *d, const struct bench *b);
  * the option and the benchmarks that would read it in err. */
 int opt_check_readers(const struct optset *set, const unsigned char *sel, char *err,
 		      size_t errlen);
+/* Options given together that contradict each other (--direct
+ * --no-direct, --reverse --bidir): 0, or -1 with both named in err. */
+int opt_check_exclusive(const struct optset *set, char *err, size_t errlen);
 /* Sizes that do not fit: 0, or -1 with both figures in err. */
 int opt_check_resources(const struct optset *set, const unsigned char *sel,
 			const struct bench_opts *opt, const char *scratch_parent, char *err,

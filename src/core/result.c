@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "guard.h"
+#include "out.h"
 #include "result.h"
 #include "scratch.h"
 
@@ -915,6 +916,30 @@ out:
 	return rc;
 }
 
+/* Why path cannot be claimed (e: open's errno), in words that name what
+ * the path is: a directory, a device, a FIFO are not "existing results". */
+static void claim_error(const char *path, int e, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (e == EEXIST && lstat(path, &st) == 0) {
+		const char *what = S_ISDIR(st.st_mode) ? "is a directory: -o takes a file name (DIR/NAME.json)"
+				   : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ?
+				   "is a device, not a file: bakeoff writes a new result file "
+				   "(-o - writes it to standard output)"
+				   : S_ISFIFO(st.st_mode) ? "is a FIFO: -o - writes the result to standard "
+							   "output, which may be redirected to it"
+				   : S_ISSOCK(st.st_mode) ? "is a socket, not a file"
+				   : S_ISLNK(st.st_mode) ? "is a symbolic link; bakeoff never writes through "
+							  "one to an existing file (choose another -o FILE)"
+				   : "exists; bakeoff never overwrites a result file (choose another -o FILE)";
+
+		snprintf(err, errlen, "%s %s", path, what);
+		return;
+	}
+	snprintf(err, errlen, "%s: %s", path, strerror(e));
+}
+
 int result_claim(char *path, size_t n, int numbered, char *err, size_t errlen)
 {
 	char base[4096];
@@ -934,9 +959,7 @@ int result_claim(char *path, size_t n, int numbered, char *err, size_t errlen)
 			return 0;
 		}
 		if (errno != EEXIST || !numbered) {
-			snprintf(err, errlen, "%s: %s", path,
-				 errno == EEXIST ? "exists; bakeoff never overwrites a result file "
-						   "(choose another -o FILE)" : strerror(errno));
+			claim_error(path, errno, err, errlen);
 			return -1;
 		}
 	}
@@ -946,15 +969,21 @@ int result_claim(char *path, size_t n, int numbered, char *err, size_t errlen)
 
 void result_utc_now(char *dst, size_t n, const char *fmt)
 {
-	time_t t = time(NULL);
+	result_utc_format(time(NULL), dst, n, fmt);
+}
+
+void result_utc_format(time_t t, char *dst, size_t n, const char *fmt)
+{
 	struct tm tm;
 
 	gmtime_r(&t, &tm);
 	strftime(dst, n, fmt, &tm);
 }
 
-int result_claim_output(const char *output, const char *hostname, const char *suffix, char *path,
-			size_t n, char *err, size_t errlen)
+static int made_results;	/* result_claim_output made results/ */
+
+int result_claim_output(const char *output, const char *hostname, const char *suffix, time_t when,
+			char *path, size_t n, char *err, size_t errlen)
 {
 	char host[256], stamp[32];
 	size_t i;
@@ -966,12 +995,14 @@ int result_claim_output(const char *output, const char *hostname, const char *su
 		for (i = 0; host[i]; i++)
 			if (host[i] == '/' || host[i] == ' ' || (unsigned char)host[i] < 0x20)
 				host[i] = '_';
-		if (mkdir("results", 0755) < 0 && errno != EEXIST) {
+		if (mkdir("results", 0755) == 0) {
+			made_results = 1;
+		} else if (errno != EEXIST) {
 			snprintf(err, errlen, "cannot create results/ in the current directory: %s "
 				 "(use -o FILE)", strerror(errno));
 			return -1;
 		}
-		result_utc_now(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ");
+		result_utc_format(when, stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ");
 		snprintf(path, n, "results/%s-%s%s.json", host, stamp, suffix ? suffix : "");
 	}
 	if (result_claim(path, n, !output, err, errlen) < 0) {
@@ -979,9 +1010,19 @@ int result_claim_output(const char *output, const char *hostname, const char *su
 
 		snprintf(why, sizeof(why), "cannot write the result: %s", err);
 		snprintf(err, errlen, "%s", why);
+		result_unclaim(NULL);
 		return -1;
 	}
 	return 0;
+}
+
+void result_unclaim(const char *path)
+{
+	if (path)
+		unlink(path);
+	if (made_results)	/* only when empty: never another run's results */
+		rmdir("results");
+	made_results = 0;
 }
 
 int result_update(const struct buf *json, const char *path, char *err, size_t errlen)
@@ -1222,4 +1263,33 @@ int result_merge_run(struct bench_result *acc, const struct bench_result *next, 
 		stats_compute(m->samples, m->nsamples, &m->st);
 	}
 	return 0;
+}
+
+int result_deliver(struct result *r, const struct buf *json, const char *path, const char *suffix,
+		   const char *also)
+{
+	char err[600], alt[4096];
+
+	r->incomplete = 0;
+	if (!path) {
+		out_write(json->p, json->len, stdout);
+		if (out_check(stdout, "the result") == 0)
+			return 0;
+		if (result_claim_output(NULL, r->host.hostname, suffix, time(NULL), alt, sizeof(alt), err,
+					sizeof(err)) == 0 &&
+		    result_update(json, alt, err, sizeof(err)) == 0)
+			fprintf(stderr, "bakeoff: the result is saved to %s instead\n", alt);
+		else
+			fprintf(stderr, "bakeoff: the result is lost: %s\n", err);
+		return -1;
+	}
+	if (result_update(json, path, err, sizeof(err)) < 0) {
+		fprintf(stderr, "bakeoff: cannot save the result (%s); here it is on stdout\n", err);
+		out_write(json->p, json->len, stdout);
+		out_check(stdout, "the result");
+		return -1;
+	}
+	fprintf(stderr, "bakeoff: result saved to %s%s%s\n", path,
+		r->interrupted ? " (interrupted: finished benchmarks only)" : "", also ? also : "");
+	return out_check(stdout, "the table");
 }

@@ -3,6 +3,7 @@
 #ifndef BAKEOFF_RESULT_H
 #define BAKEOFF_RESULT_H
 #include <stddef.h>
+#include <time.h>
 #include "bench.h"
 #include "buf.h"
 #include "clock.h"
@@ -144,13 +145,27 @@ int result_load(const char *path, struct result *r, char *err, size_t errlen);
  * before ".json" (path is updated). Returns 0, or -1 with err naming it. */
 int result_claim(char *path, size_t n, int numbered, char *err, size_t errlen);
 /* Claim where a run's result goes before measuring: `output` as given, or
- * results/HOST-UTCTIME<suffix>.json in the current directory (results/
- * made when missing; the host name made safe for a file name). Returns 0
- * with the name in path, or -1 with one line in err. */
-int result_claim_output(const char *output, const char *hostname, const char *suffix, char *path,
-			size_t n, char *err, size_t errlen);
-/* The UTC time now, in strftime's fmt. */
+ * results/HOST-UTCTIME<suffix>.json in the current directory (UTCTIME is
+ * `when`, the run's start; results/ made when missing; the host name made
+ * safe for a file name). Returns 0 with the name in path, or -1 with one
+ * line in err. */
+int result_claim_output(const char *output, const char *hostname, const char *suffix, time_t when,
+			char *path, size_t n, char *err, size_t errlen);
+/* A run refused after its claim: the claimed file goes (path; NULL: none),
+ * and results/ too when the claim made it and it is empty. */
+void result_unclaim(const char *path);
+/* A finished result's JSON (made with r->incomplete 0) goes to standard
+ * output (path NULL: -o -) or is saved over the claimed path, and the
+ * table already printed on standard output is checked. Figures are never
+ * lost silently: a result standard output did not take is saved to
+ * results/HOST-TIME<suffix>.json instead; one that cannot be saved goes to
+ * standard output; "result saved to PATH<also>" only for a file really
+ * written. 0, or -1 when something did not arrive (said on stderr). */
+int result_deliver(struct result *r, const struct buf *json, const char *path, const char *suffix,
+		   const char *also);
+/* The UTC time now, or t, in strftime's fmt. */
 void result_utc_now(char *dst, size_t n, const char *fmt);
+void result_utc_format(time_t t, char *dst, size_t n, const char *fmt);
 /* Replace the claimed file's contents atomically (temp file in the same
  * directory, fsync unless interrupted, rename). Returns 0, or -1 with err
  * set. After Ctrl-C the fsync is skipped: behind a disk benchmark's dirty

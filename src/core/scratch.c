@@ -205,19 +205,22 @@ void scratch_remove(void)
 
 	if (!dir[0] || getpid() != owner)
 		return;
+	/* the markers' descriptors first: with every descriptor in use
+	 * (ulimit -n), rm_tree's opendir needs one */
 	for (k = 0; k < nextra; k++) {
-		rm_tree(extra[k]);
 		if (extra_fd[k] >= 0)
 			close(extra_fd[k]);
+		extra_fd[k] = -1;
+		rm_tree(extra[k]);
 		extra[k][0] = extra_marker[k][0] = 0;
 	}
 	nextra = 0;
-	rm_tree(dir);
-	dir[0] = 0;
-	marker[0] = 0;
 	if (marker_fd >= 0)
 		close(marker_fd);
 	marker_fd = -1;
+	rm_tree(dir);
+	dir[0] = 0;
+	marker[0] = 0;
 }
 
 /* A marker's pid and start time, or -1 when it is not bakeoff's. */

@@ -424,11 +424,12 @@ int timecmd_main(int argc, char **argv)
 	struct bench_result *br;
 	struct buf json = { 0 };
 	const char *output = NULL;
-	char path[4096], logp[4200], cmd[1024], err[600];
+	char path[4096], logp[4200], cmd[1024], err[600], also[4300] = "";
 	struct stat sb;
 	uint64_t t0;
 	long l;
-	int c, i, rc, to_stdout;
+	int c, i, rc, to_stdout, wrote;
+	time_t start;
 	size_t off;
 
 	harness_default_cfg(&cfg);
@@ -489,9 +490,10 @@ int timecmd_main(int argc, char **argv)
 
 	/* The result file (and the log beside it) are claimed first. */
 	sysinfo_read(&r.host);
+	start = time(NULL);
 	to_stdout = output && strcmp(output, "-") == 0;
 	if (!to_stdout) {
-		if (result_claim_output(output, r.host.hostname, "-time", path, sizeof(path), err,
+		if (result_claim_output(output, r.host.hostname, "-time", start, path, sizeof(path), err,
 					sizeof(err)) < 0)
 			return usage("%s", err);
 		snprintf(logp, sizeof(logp), "%.*s.log",
@@ -506,8 +508,7 @@ int timecmd_main(int argc, char **argv)
 		ts.log_fd = open(logp, O_WRONLY | O_CREAT | O_EXCL | O_APPEND, 0644);
 		if (ts.log_fd < 0) {
 			rc = usage("cannot create the log file: %s", strerror(errno));
-			if (!to_stdout)
-				unlink(path);
+			result_unclaim(to_stdout ? NULL : path);
 			scratch_remove();
 			return rc;
 		}
@@ -522,7 +523,7 @@ int timecmd_main(int argc, char **argv)
 	for (i = 0; r.argv && i <= argc && (r.argv[i] = strdup(i ? argv[i - 1] : "bakeoff")); i++)
 		r.argc++;
 	r.profile = strdup("time");
-	result_utc_now(err, sizeof(err), "%Y-%m-%dT%H:%M:%SZ");
+	result_utc_format(start, err, sizeof(err), "%Y-%m-%dT%H:%M:%SZ");
 	r.start_utc = strdup(err);
 	r.parallel = 1;
 	r.clock = h.clk;
@@ -543,25 +544,16 @@ int timecmd_main(int argc, char **argv)
 		close(ts.log_fd);
 
 	result_to_json(&r, &json);
-	if (to_stdout) {
-		fwrite(json.p, 1, json.len, stdout);
-	} else {
-		if (result_from_json(json.p, json.len, &back, &off, err, sizeof(err)) == 0) {
-			report_time(&back, stdout);
-			result_free(&back);
-		}
-		if (result_update(&json, path, err, sizeof(err)) < 0) {
-			fprintf(stderr, "bakeoff: cannot save the result (%s); here it is on stdout\n", err);
-			fwrite(json.p, 1, json.len, stdout);
-		} else {
-			fprintf(stderr, "bakeoff: result saved to %s%s%s\n", path,
-				ts.log_path ? ", the command's output to " : "",
-				ts.log_path ? ts.log_path : "");
-		}
+	if (!to_stdout && result_from_json(json.p, json.len, &back, &off, err, sizeof(err)) == 0) {
+		report_time(&back, stdout);
+		result_free(&back);
 	}
+	if (ts.log_path)
+		snprintf(also, sizeof(also), ", the command's output to %s", ts.log_path);
+	wrote = result_deliver(&r, &json, to_stdout ? NULL : path, "-time", also);
 	if (br->status != ST_OK && br->reason)
 		fprintf(stderr, "bakeoff: time: %s: %s\n", cmd, br->reason);
-	rc = r.interrupted ? 130 : br->status != ST_OK ? 1 : 0;
+	rc = r.interrupted ? 130 : br->status != ST_OK || wrote < 0 ? 1 : 0;
 	scratch_remove();
 	buf_free(&json);
 	result_free(&r);

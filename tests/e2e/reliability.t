@@ -1,0 +1,100 @@
+#!/bin/sh
+# reliability.t — issue 26: what a new user and an attacker broke. Output
+# that did not arrive (a full disk, a closed pipe) is an error; -o naming
+# something that is not a file says what it is; a refused run leaves
+# nothing behind; contradicting options are refused before anything runs;
+# the result file's name and run.start are the same second.
+. tests/e2e/lib.sh
+mkdir "$TMP/w"
+cd "$TMP/w" || exit 1
+
+R=$TMP/r.json
+"$BAKEOFF" run -q --quick --samples 3 -o "$R" proc.syscall.null >/dev/null 2>&1
+ok $? "a result to read"
+
+# ---- 3. output that did not arrive
+if [ -w /dev/full ]; then
+	"$BAKEOFF" run -q --quick --samples 3 -o - proc.syscall.null >/dev/full 2>"$TMP/e"
+	rc=$?
+	check "run -o - >/dev/full: non-zero (was $rc)" [ "$rc" -ne 0 ]
+	check "run -o - >/dev/full: says standard output is full" grep -q 'cannot write the result to standard output: No space left on device' "$TMP/e"
+	f=$(sed -n 's/^bakeoff: the result is saved to \(.*\) instead$/\1/p' "$TMP/e")
+	check "run -o - >/dev/full: the figures are saved instead ($f)" [ -n "$f" ] && [ "$(status "$f" proc.syscall.null)" = ok ]
+	rm -rf results
+	"$BAKEOFF" run -q --quick --samples 3 -o "$TMP/t.json" proc.syscall.null >/dev/full 2>"$TMP/e"
+	rc=$?
+	check "run >/dev/full: non-zero (was $rc)" [ "$rc" -ne 0 ]
+	check "run >/dev/full: the table is named, the file saved" \
+		sh -c "grep -q 'cannot write the table to standard output' '$TMP/e' && grep -q 'result saved to $TMP/t.json' '$TMP/e'"
+	for v in "report $R" "report --format html $R" "report --format csv $R" "compare $R $R" "chart $R" \
+		"list" "sysinfo" "version" "--help" "run --help" "help proc.syscall.null"; do
+		# shellcheck disable=SC2086
+		"$BAKEOFF" $v >/dev/full 2>"$TMP/e"
+		rc=$?
+		check "$v >/dev/full: non-zero, one line (was $rc)" \
+			sh -c "[ $rc -ne 0 ] && [ \$(wc -l <'$TMP/e') -eq 1 ] && grep -q 'cannot write .* to standard output: No space left' '$TMP/e'"
+	done
+	"$BAKEOFF" time -n 1 -o - -- true >/dev/full 2>"$TMP/e"
+	rc=$?
+	check "time -o - >/dev/full: non-zero, the result saved instead (was $rc)" \
+		sh -c "[ $rc -ne 0 ] && grep -q 'saved to results/.*-time.json instead' '$TMP/e'"
+	rm -rf results
+else
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do skip "no writable /dev/full here"; done
+fi
+# A reader that closed the pipe before the result came: EPIPE, not exit 0.
+"$BAKEOFF" run -q --quick --samples 3 -o - proc.syscall.null 2>"$TMP/e" | (exec 0<&-; sleep 3)
+check "run -o - into a closed pipe: says Broken pipe and where the result went" \
+	sh -c "grep -q 'cannot write the result to standard output: Broken pipe' '$TMP/e' && grep -q 'saved to results/' '$TMP/e'"
+rm -rf results
+perl -e '
+	pipe(my $r, my $w) or die; close $r; open(STDOUT, ">&", $w) or die; $SIG{PIPE} = "IGNORE";
+	exec @ARGV' "$BAKEOFF" run -q --quick --samples 3 -o - proc.syscall.null 2>"$TMP/e"
+rc=$?
+check "run -o - into a closed pipe: non-zero (was $rc)" [ "$rc" -ne 0 ]
+rm -rf results
+
+# ---- 9. -o naming what is not a file
+mkdir "$TMP/adir"
+mkfifo "$TMP/fifo" 2>/dev/null
+for t in "$TMP/adir:is a directory" "/dev/null:is a device, not a file" "$TMP/fifo:is a FIFO"; do
+	o=${t%%:*} want=${t#*:}
+	[ -e "$o" ] || { skip "$o not here"; continue; }
+	"$BAKEOFF" run -q --quick -o "$o" proc.syscall.null >/dev/null 2>"$TMP/e"
+	rc=$?
+	check "-o $o: exit 2, '$want' (was $rc: $(cat "$TMP/e"))" sh -c "[ $rc -eq 2 ] && grep -q '$want' '$TMP/e' && ! grep -q 'never overwrites' '$TMP/e'"
+done
+
+# ---- 10. a refused run leaves nothing: no results/, no scratch
+for args in "--direct --no-direct disk.seq" "--dir $TMP/nonexistent disk.seq" "--reverse --bidir net.tcp.bw"; do
+	rm -rf results
+	# shellcheck disable=SC2086
+	"$BAKEOFF" run -q --quick $args >/dev/null 2>"$TMP/e"
+	rc=$?
+	check "run $args: exit 2, one line (was $rc)" sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$TMP/e') -eq 1 ]"
+	check "run $args: no results/ left" [ ! -e results ]
+done
+mkdir results
+touch results/keep.json
+"$BAKEOFF" run -q --quick --dir "$TMP/nonexistent" disk.seq >/dev/null 2>&1
+check "a refused run leaves an existing results/ and its files alone" [ -f results/keep.json ]
+rm -rf results
+mkdir "$TMP/tmpd"
+(ulimit -n 4 && TMPDIR=$TMP/tmpd exec "$BAKEOFF" run -q --quick -o "$TMP/u.json" proc.syscall.null) >/dev/null 2>&1
+check "ulimit -n 4: no scratch directory left in TMPDIR ($(ls "$TMP/tmpd" | tr '\n' ' '))" [ -z "$(ls -A "$TMP/tmpd")" ]
+
+# ---- 11. contradicting options, caught before anything runs
+"$BAKEOFF" run --reverse --bidir net.tcp.bw >/dev/null 2>"$TMP/e"
+rc=$?
+check "--reverse --bidir: exit 2 (was $rc)" [ "$rc" -eq 2 ]
+check "--reverse --bidir: both named" grep -q -- '--reverse and --bidir exclude each other' "$TMP/e"
+
+# ---- 14. the file's name and run.start are the same second
+"$BAKEOFF" run -q --quick --samples 3 proc.syscall.null >/dev/null 2>"$TMP/e"
+f=$(ls results/*.json)
+stamp=$(basename "$f" .json | sed 's/.*-\([0-9]\{8\}T[0-9]\{6\}Z\)$/\1/')
+start=$(jget "$f" '$r->{run}{start}' | tr -d ':-')
+check "the file name's time is run.start ($stamp, $start)" [ "$stamp" = "$start" ]
+rm -rf results
+
+done_testing
