@@ -462,9 +462,11 @@ static int bonnie_run(struct bench_ctx *ctx)
 		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
 		goto out;
 	}
+	/* disk_room says why when the room is not there */
 	if (disk_room(ctx, 0, b.size > (uint64_t)b.nfiles * b.fmax ? b.size
-								  : (uint64_t)b.nfiles * b.fmax) < 0 || scratch_file_in(b.path, sizeof(b.path), disk_dir(ctx, 0),
-							      "bonnie.data") < 0 ||
+								  : (uint64_t)b.nfiles * b.fmax) < 0)
+		goto out;
+	if (scratch_file_in(b.path, sizeof(b.path), disk_dir(ctx, 0), "bonnie.data") < 0 ||
 	    (size_t)snprintf(b.fdir, sizeof(b.fdir), "%s/files", disk_dir(ctx, 0)) >= sizeof(b.fdir)) {
 		snprintf(ctx->reason, sizeof(ctx->reason), "no scratch directory");
 		goto out;
