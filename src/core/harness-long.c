@@ -332,6 +332,7 @@ int harness_long(struct bench_ctx *ctx, const struct long_op *lo, double *median
 		snprintf(m->hist_unit, sizeof(m->hist_unit), "%s",
 			 p99 >= 1e7 ? "ms" : p99 >= 1e4 ? "us" : "ns");
 		div = p99 >= 1e7 ? 1e6 : p99 >= 1e4 ? 1e3 : 1;
+		m->hist_mean = hist_mean(lr.hist) / div;
 		m->hist_p50 = hist_quantile(lr.hist, 0.5) / div;
 		m->hist_p90 = hist_quantile(lr.hist, 0.9) / div;
 		m->hist_p99 = hist_quantile(lr.hist, 0.99) / div;

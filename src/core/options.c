@@ -76,8 +76,9 @@ const struct optdef optdefs[] = {
 	  "both directions at once, --streams each way", RES_NONE, 0 },
 	{ "buf-len", OT_SIZE, OPT(buf_len), "8k", NULL, 1, 1 * MiB, "net.tcp.bw",
 	  "bytes per read or write call (ttcp -l)", RES_NONE, 0 },
-	{ "nbuf", OT_UINT, OPT(nbuf), "16384", "2048", 1, 1000000000, "net.tcp.bw",
-	  "buffers sent per stream and repetition (ttcp -n); --duration sends for a time instead",
+	{ "nbuf", OT_UINT, OPT(nbuf), "16384", NULL, 1, 1000000000, "net.tcp.bw",
+	  "buffers sent per stream and repetition (ttcp -n; 128 MiB at 8 KiB, also with --quick: "
+	  "far more than the socket buffers hold); --duration sends for a time instead",
 	  RES_NONE, 0 },
 	{ "msg-sizes", OT_SIZE_LIST, OPTL(msg_sizes, nmsg_sizes), NULL, NULL, 1, 1 * MiB,
 	  "net.tcp.bw", "also measure with these buffer lengths (a sweep, up to 8)", RES_NONE, 0 },

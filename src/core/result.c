@@ -269,6 +269,8 @@ static void write_bench(struct jw *w, const struct bench_result *b)
 			jw_obj_begin(w, "latency");
 			jw_str(w, "unit", m->hist_unit);
 			jw_int(w, "count", (int64_t)m->hist_count);
+			if (m->hist_mean > 0)
+				jw_num(w, "mean", m->hist_mean);
 			jw_num(w, "p50", m->hist_p50);
 			jw_num(w, "p90", m->hist_p90);
 			jw_num(w, "p99", m->hist_p99);
@@ -486,6 +488,8 @@ static int read_metric_extra(struct rd *rd, const struct json *j, struct metric 
 			return -1;
 		if (!(cnt >= 1 && cnt < 1e18))
 			return rd_fail(rd, o, "latency \"count\" must be a positive whole number");
+		if (json_get(o, "mean") && need_num(rd, o, "mean", &m->hist_mean) < 0)
+			return -1;
 		m->hist_count = (uint64_t)cnt;
 		snprintf(m->hist_unit, sizeof(m->hist_unit), "%s", v->string);
 	}

@@ -52,6 +52,7 @@ struct metric {
 	/* Per-operation latency percentiles (hist_count 0: none), in hist_unit. */
 	uint64_t hist_count;
 	char hist_unit[8];
+	double hist_mean;	/* over every operation (0: not recorded, older files) */
 	double hist_p50, hist_p90, hist_p99, hist_p999, hist_max;
 	/* ---- disk ---- */
 	/* The figure may be the page cache's, not the device's: a buffered

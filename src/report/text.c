@@ -82,14 +82,28 @@ static void extra_lines(const struct metric *m, FILE *f)
 	size_t i, n = 0;
 
 	if (m->hist_count) {
+		char mean[48] = "";
+
+		if (m->hist_mean > 0) {
+			fmt_num(a[0], sizeof(a[0]), m->hist_mean);
+			snprintf(mean, sizeof(mean), "mean %s, ", a[0]);
+		}
 		fmt_num(a[0], sizeof(a[0]), m->hist_p50);
 		fmt_num(a[1], sizeof(a[1]), m->hist_p90);
 		fmt_num(a[2], sizeof(a[2]), m->hist_p99);
 		fmt_num(a[3], sizeof(a[3]), m->hist_p999);
 		fmt_num(a[4], sizeof(a[4]), m->hist_max);
-		fprintf(f, "\n    latency of %llu operations: p50 %s, p90 %s, p99 %s, p99.9 %s, max %s ",
-			(unsigned long long)m->hist_count, a[0], a[1], a[2], a[3], a[4]);
+		fprintf(f, "\n    latency of %llu operations: %sp50 %s, p90 %s, p99 %s, p99.9 %s, max %s ",
+			(unsigned long long)m->hist_count, mean, a[0], a[1], a[2], a[3], a[4]);
 		report_put(f, m->hist_unit, 0);
+		/* a time figure of a long op is each repetition's mean (lmbench's
+		 * and qperf's latency), not the operations' p50 */
+		if (m->better == BETTER_LOWER && m->nsamples == 1)
+			fputs("\n    the figure is the repetition's mean (as lmbench and qperf give it), "
+			      "not the operations' p50", f);
+		else if (m->better == BETTER_LOWER)
+			fprintf(f, "\n    the figure is the median of %zu repetitions' means (each as "
+				"lmbench and qperf give it), not the operations' p50", m->nsamples);
 	}
 	for (i = 0; i < m->niv; i++) {
 		if (m->iv_amount[i] <= 0)
