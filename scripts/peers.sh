@@ -24,7 +24,18 @@ BAKEOFF=${BAKEOFF:-./bakeoff}
 MEM=${PEERS_MEM:-64}
 ROUNDS=${PEERS_ROUNDS:-5}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/bakeoff-peers.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+# One cleanup for every exit path (Ctrl-C included): the peer servers this
+# script started are killed and waited for, its directories removed. Parts
+# add to PIDS (and the disk part sets DDIR); nobody sets another trap (a
+# second EXIT trap would replace this one and leave a server listening).
+PIDS=
+DDIR=
+cleanup() {
+	# shellcheck disable=SC2086
+	[ -n "$PIDS" ] && kill $PIDS 2>/dev/null && wait $PIDS 2>/dev/null
+	rm -rf "$TMP" ${DDIR:+"$DDIR"}
+}
+trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 have() { command -v "$1" >/dev/null 2>&1; }
@@ -53,19 +64,17 @@ NETSECS=${PEERS_NET_SECS:-3}
 # second left out of the figure (iperf3 -O 1, bakeoff --warmup 1s); both
 # count what the receiver got over the receiver's window.
 NETOMIT=${PEERS_NET_OMIT:-1}
-net_pids=
-trap 'kill $net_pids 2>/dev/null; rm -rf "$TMP"' EXIT
 if [ "$ONLY" != disk ] && have iperf3; then
 	iperf3 -s -p "$NETPORT" >/dev/null 2>&1 &
-	net_pids="$net_pids $!"
+	PIDS="$PIDS $!"
 fi
 if [ "$ONLY" != disk ] && have qperf; then
 	qperf --listen_port "$((NETPORT + 1))" >/dev/null 2>&1 &
-	net_pids="$net_pids $!"
+	PIDS="$PIDS $!"
 fi
 if [ "$ONLY" != disk ] && have sockperf; then
 	sockperf server -i 127.0.0.1 -p "$((NETPORT + 2))" >/dev/null 2>&1 &
-	net_pids="$net_pids $!"
+	PIDS="$PIDS $!"
 fi
 sleep 0.5
 # iperf3 P [AFFINITY]: its receiver's rate in MB/s over NETSECS (iperf3
@@ -273,7 +282,6 @@ bkm() {
 		"$1" "$3" "$2" "$4" >>"$TMP/vals"
 }
 DDIR=$(mktemp -d "${PEERS_DISK_DIR:-.}/bakeoff-peers-disk.XXXXXX")
-trap 'rm -rf "$TMP" "$DDIR"' EXIT
 DSIZE=${PEERS_DISK_SIZE:-2048}
 BSIZE=${PEERS_BONNIE_SIZE:-4096}
 DROUNDS=${PEERS_DISK_ROUNDS:-4}
