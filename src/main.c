@@ -117,19 +117,22 @@ static const char *const help_list =
 static const char *const help_report =
 	"usage: bakeoff report [--format FMT] [--all] FILE...\n"
 	"\n"
-	"Render result files again. FMT is text (the table the run printed, default),\n"
-	"json (one file, re-serialized), lmbench (the lmbench 3 summary, one row\n"
-	"per file), ttcp (net.tcp.bw as ttcp -t and -r print it), dhrystone (cpu.int's\n"
-	"two lines), time (bakeoff time's csh lines and table), or dd, bonnie, iozone\n"
-	"(those tools' output from the disk figures), csv (one row per figure per file,\n"
-	"medians exact), chart (ASCII bar charts, one symbol per file, 80 columns)\n"
-	"or html (one self-contained page with tables and SVG charts; see\n"
-	"docs/reports.md). --all adds to the text\n"
-	"table every curve point and intermediate\n"
-	"figure (mem.lat's curve, proc.ctxsw's uncorrected times, ...).\n"
-	"A malformed, truncated or wrong-schema file exits 2 naming the byte offset.\n"
+	"Render result files again. --all adds to the text table every curve point\n"
+	"and intermediate figure (mem.lat's curve, proc.ctxsw's uncorrected times, ...).\n"
+	"A malformed, truncated or wrong-schema file exits 2 naming the byte offset;\n"
+	"so does a file without the benchmark a format shows (ttcp: net.tcp.bw).\n"
 	"FILE - reads standard input (bakeoff run -o - ... | bakeoff report -);\n"
-	"anything else must be a regular file of at most 256 MiB.\n";
+	"anything else must be a regular file of at most 256 MiB. See docs/reports.md.\n"
+	"\nFMT is one of:\n";
+
+static void print_report_help(void)
+{
+	const struct report_format *f;
+
+	fputs(help_report, stdout);
+	for (f = report_formats; f->name; f++)
+		printf("  %-10s %s%s\n", f->name, f->help, f->one_file ? " (one FILE)" : "");
+}
 
 static const char *const help_chart =	/* issue 12 */
 	"usage: bakeoff chart [--metric ID]... FILE...\n"
@@ -225,7 +228,7 @@ static const struct {
 	const char *verb;
 	const char *help;
 } helps[] = {
-	{ "run", NULL }, { "list", help_list }, { "report", help_report },
+	{ "run", NULL }, { "list", help_list }, { "report", NULL },
 	{ "sysinfo", help_sysinfo }, { "version", help_version }, { "help", help_help },
 	{ "serve", help_serve },
 	{ "time", timecmd_help },
@@ -245,7 +248,6 @@ static const char *verb_help(const char *verb)
 	return NULL;
 }
 
-static int render(const char *format, struct result *rs, int n, int all, FILE *f);
 
 /* ---- run ---- */
 
@@ -665,7 +667,9 @@ static int cmd_run(int argc, char **argv)
 	result_to_json(&r, &json);
 	if (!to_stdout) {
 		if (result_from_json(json.p, json.len, &back, &off, err, sizeof(err)) == 0) {
-			render(pers ? pers->format : "text", &back, 1, 0, stdout);
+			const struct result *one = &back;
+
+			report_format_find(pers ? pers->format : "text")->render(&one, 1, 0, stdout);
 			result_free(&back);
 		} else {
 			fprintf(stderr, "bakeoff: internal error: result does not read back: byte %zu: %s\n",
@@ -731,55 +735,6 @@ static int cmd_list(int argc, char **argv)
 
 /* ---- report ---- */
 
-static int render(const char *format, struct result *rs, int n, int all, FILE *f)
-{
-	const struct result **ptrs = calloc((size_t)n, sizeof(*ptrs));
-	int k;
-
-	if (!ptrs)
-		return -1;
-	for (k = 0; k < n; k++)
-		ptrs[k] = &rs[k];
-	if (strcmp(format, "lmbench") == 0) {
-		report_lmbench(ptrs, (size_t)n, f);
-	} else if (strcmp(format, "ttcp") == 0) {
-		for (k = 0; k < n; k++)
-			report_ttcp(ptrs[k], f);
-	} else if (strcmp(format, "dhrystone") == 0) {
-		report_dhrystone(ptrs, (size_t)n, f);
-	} else if (strcmp(format, "time") == 0) {
-		for (k = 0; k < n; k++)
-			report_time(&rs[k], f);
-	} else if (strcmp(format, "dd") == 0 || strcmp(format, "bonnie") == 0 ||
-		   strcmp(format, "iozone") == 0) {	/* disk */
-		for (k = 0; k < n; k++)
-			report_disk(format, &rs[k], f);
-	/* ---- issue 12: csv, chart, html ---- */
-	} else if (strcmp(format, "csv") == 0) {
-		report_csv(ptrs, (size_t)n, f);
-	} else if (strcmp(format, "chart") == 0) {
-		if (report_chart(ptrs, (size_t)n, NULL, 0, f) == 0)
-			fputs("(nothing to chart: no figure in these files)\n", f);
-	} else if (strcmp(format, "html") == 0) {
-		report_html(ptrs, (size_t)n, NULL, NULL, NULL, f);	/* compare: compare-html.c */
-	/* ---- end issue 12 ---- */
-	} else if (strcmp(format, "json") == 0) {
-		struct buf b = { 0 };
-
-		result_to_json(&rs[0], &b);
-		fwrite(b.p, 1, b.len, f);
-		buf_free(&b);
-	} else {
-		for (k = 0; k < n; k++) {
-			if (k)
-				fputc('\n', f);
-			report_text(&rs[k], f, all);
-		}
-	}
-	free(ptrs);
-	return 0;
-}
-
 static int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -788,7 +743,8 @@ static int cmd_report(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *format = "text";
+	const struct report_format *fmt = report_format_find("text");
+	const struct result **ptrs;
 	struct result *rs;
 	char err[600];
 	int c, k, n, rc = 0, all = 0;
@@ -797,9 +753,14 @@ static int cmd_report(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":haf:", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'h': fputs(help_report, stdout); return 0;
+		case 'h': print_report_help(); return 0;
 		case 'a': all = 1; break;
-		case 'f': format = optarg; break;
+		case 'f':
+			if (!(fmt = report_format_find(optarg))) {
+				report_format_names(err, sizeof(err));
+				return usage_error("invalid value '%s' for --format: expected %s", optarg, err);
+			}
+			break;
 		case ':':
 			return usage_error("report: option '%s' needs a value (see bakeoff report --help)",
 					   argv[optind - 1]);
@@ -808,33 +769,33 @@ static int cmd_report(int argc, char **argv)
 					   argv[optind - 1]);
 		}
 	}
-	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "lmbench") &&
-	    strcmp(format, "ttcp") && strcmp(format, "dhrystone") && strcmp(format, "time") &&
-	    strcmp(format, "dd") && strcmp(format, "bonnie") && strcmp(format, "iozone") &&
-	    strcmp(format, "csv") && strcmp(format, "chart") &&
-	    strcmp(format, "html"))	/* issue 12: csv chart html */
-		return usage_error("invalid value '%s' for --format: expected text, json, lmbench, "
-				   "ttcp, dhrystone, time, dd, bonnie, iozone, csv, chart or html", format);
 	n = argc - optind;
 	if (n < 1)
 		return usage_error("report: expected a result FILE (see bakeoff report --help)");
-	if (n > 1 && strcmp(format, "json") == 0)
-		return usage_error("report: --format json takes one FILE");
 	for (k = 0, c = 0; k < n; k++)
 		c += strcmp(argv[optind + k], "-") == 0;
 	if (c > 1)
 		return usage_error("report: standard input (-) can be read only once");
 	rs = calloc((size_t)n, sizeof(*rs));
-	if (!rs)
+	ptrs = calloc((size_t)n, sizeof(*ptrs));
+	if (!rs || !ptrs) {
+		free(rs), free(ptrs);
 		return usage_error("out of memory");
-	for (k = 0; k < n && rc == 0; k++)
+	}
+	for (k = 0; k < n && rc == 0; k++) {
 		if (result_load(argv[optind + k], &rs[k], err, sizeof(err)) < 0)
 			rc = usage_error("%s", err);
+		ptrs[k] = &rs[k];
+	}
+	if (rc == 0 && report_format_check(fmt, ptrs, (const char *const *)argv + optind, (size_t)n, err,
+					   sizeof(err)) < 0)
+		rc = usage_error("%s", err);
 	if (rc == 0)
-		render(format, rs, n, all, stdout);
+		fmt->render(ptrs, (size_t)n, all, stdout);
 	for (k = 0; k < n; k++)
 		result_free(&rs[k]);
 	free(rs);
+	free(ptrs);
 	return rc;
 }
 
@@ -981,6 +942,10 @@ static int dispatch(int argc, char **argv)
 		}
 		if (strcmp(argv[2], "run") == 0) {
 			print_run_help();
+			return 0;
+		}
+		if (strcmp(argv[2], "report") == 0) {
+			print_report_help();
 			return 0;
 		}
 		h = verb_help(argv[2]);

@@ -1233,10 +1233,14 @@ static int add_host(struct fleet *f, const char *spec, const char *where)
 static int read_hosts_file(struct fleet *f, const char *path)
 {
 	char line[1024], where[1100];
-	FILE *in = fopen(path, "r");
-	int n = 0, rc = 0;
+	struct stat st;
+	FILE *in;
+	int n = 0, rc = 0, e;
 
-	if (!in)
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISCHR(st.st_mode))
+		return usage("fleet: --hosts %s: %s, not a file of host names (one per line)", path,
+			     S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+	if (!(in = fopen(path, "r")))
 		return usage("fleet: --hosts %s: %s", path, strerror(errno));
 	while (rc == 0 && fgets(line, sizeof(line), in)) {
 		char *p;
@@ -1250,6 +1254,9 @@ static int read_hosts_file(struct fleet *f, const char *path)
 		str_fmt(where, sizeof(where), " (%s line %d)", path, n);
 		rc = add_host(f, p, where);
 	}
+	e = errno;
+	if (rc == 0 && ferror(in))
+		rc = usage("fleet: --hosts %s: %s", path, strerror(e));
 	fclose(in);
 	return rc;
 }

@@ -204,7 +204,8 @@ static int failed(struct bench_ctx *ctx, const char *what, int err)
 
 /* One repetition: prepare (untimed), then op (timed). Its figure goes to
  * *value and its time per unit amount to *per. */
-static int one_rep(struct long_run *lr, struct harness_cpu *cpu_sum, double *value, double *per)
+static int one_rep(struct long_run *lr, struct harness_cpu *cpu_sum, double *value, double *per,
+		   double *done)
 {
 	const struct long_op *lo = lr->lo;
 	const struct harness_cfg *cfg = lr->cfg;
@@ -259,6 +260,7 @@ static int one_rep(struct long_run *lr, struct harness_cpu *cpu_sum, double *val
 	}
 	*value = figure(lo, ns, amount);
 	*per = ns / amount;
+	*done = amount;
 	return 0;
 }
 
@@ -268,7 +270,7 @@ int harness_long(struct bench_ctx *ctx, const struct long_op *lo, double *median
 	struct long_run lr = { .ctx = ctx, .lo = lo, .cfg = cfg };
 	struct harness_cpu cpu = { 0, 0, 0 }, zero = { 0, 0, 0 };
 	int reps = cfg->reps > 0 ? cfg->reps : 1, cap, k = 0, w, rc = -1;
-	double *val, *per, med_per;
+	double *val, *per, *amt, med_per;
 	struct metric *m;
 	struct stats st;
 	uint64_t start = cfg->now();
@@ -277,15 +279,16 @@ int harness_long(struct bench_ctx *ctx, const struct long_op *lo, double *median
 	cap = !lo->time_based && cfg->duration_ns ? 100000 : reps;
 	val = calloc((size_t)cap, sizeof(double));
 	per = calloc((size_t)cap, sizeof(double));
+	amt = calloc((size_t)cap, sizeof(double));
 	lr.hist = hist_new();
-	if (!val || !per || !lr.hist) {
+	if (!val || !per || !amt || !lr.hist) {
 		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
 		goto out;
 	}
 	lr.nreps = cfg->warmup_reps;
 	for (w = 0; w < cfg->warmup_reps; w++) {
 		lr.rep = w;
-		if (one_rep(&lr, &cpu, &val[0], &per[0]) < 0)
+		if (one_rep(&lr, &cpu, &val[0], &per[0], &amt[0]) < 0)
 			goto out;
 		if (cfg->long_budget_ns && cfg->now() - start >= cfg->long_budget_ns)
 			break;
@@ -301,7 +304,7 @@ int harness_long(struct bench_ctx *ctx, const struct long_op *lo, double *median
 		if (k > 0 && cap != reps && now - lr.measure_t0 >= cfg->duration_ns)
 			break;
 		lr.rep = k;
-		if (one_rep(&lr, &cpu, &val[k], &per[k]) < 0)
+		if (one_rep(&lr, &cpu, &val[k], &per[k], &amt[k]) < 0)
 			goto out;
 	}
 	if (lr.oom) {
@@ -320,6 +323,8 @@ int harness_long(struct bench_ctx *ctx, const struct long_op *lo, double *median
 	if (lo->kind != KIND_BANDWIDTH)
 		m->raw_ns = m->op_ns = med_per;	/* ns per operation; nothing subtracted */
 	harness_cpu_record(m, &zero, &cpu);
+	m->rep_amount = amt;
+	amt = NULL;
 	m->iv_t = lr.iv_t;
 	m->iv_value = lr.iv_value;
 	m->iv_amount = lr.iv_amount;
@@ -347,6 +352,7 @@ out:
 		fputs("\r\033[K", stderr);
 	free(val);
 	free(per);
+	free(amt);
 	free(lr.iv_t);
 	free(lr.iv_value);
 	free(lr.iv_amount);

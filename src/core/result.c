@@ -224,6 +224,8 @@ static void write_bench(struct jw *w, const struct bench_result *b)
 		jw_int(w, "iterations", (int64_t)m->iterations);
 		jw_num(w, "overhead_ns", m->overhead_ns);
 		write_nums(w, "samples", m->samples, m->nsamples);
+		if (m->rep_amount)
+			write_nums(w, "amounts", m->rep_amount, m->nsamples);
 		if (m->ncopies)
 			write_nums(w, "per_copy", m->per_copy, m->ncopies);
 		if (m->note)
@@ -538,6 +540,16 @@ static int read_metric(struct rd *rd, const struct json *j, struct bench_result 
 	m->overhead_ns = over;
 	if (read_nums(rd, j, "per_copy", &m->per_copy, &m->ncopies, 0) < 0)
 		goto out;
+	if (json_get(j, "amounts")) {
+		size_t na;
+
+		if (read_nums(rd, j, "amounts", &m->rep_amount, &na, 0) < 0)
+			goto out;
+		if (na != m->nsamples) {
+			rd_fail(rd, json_get(j, "amounts"), "\"amounts\" must hold one number per sample");
+			goto out;
+		}
+	}
 	note = json_get(j, "note");
 	if (note && note->type != JSON_STRING && note->type != JSON_NULL) {
 		rd_fail(rd, note, "\"note\" must be a string");
@@ -1132,6 +1144,7 @@ void result_bench_free(struct bench_result *b)
 		free(b->metrics[i].iv_t);
 		free(b->metrics[i].iv_value);
 		free(b->metrics[i].iv_amount);
+		free(b->metrics[i].rep_amount);
 		free(b->metrics[i].run_median);
 		free(b->metrics[i].run_cv);
 	}
@@ -1249,9 +1262,20 @@ int result_merge_run(struct bench_result *acc, const struct bench_result *next, 
 			m->overhead_ns = n->overhead_ns;
 			m->ci_target = n->ci_target;
 			m->ci_reached = n->ci_reached;
+			if (n->rep_amount &&
+			    append_doubles(&m->rep_amount, 0, n->rep_amount, n->nsamples) < 0)
+				return -1;
 		} else if (append_doubles(&m->samples, m->nsamples, n->samples, n->nsamples) < 0) {
 			return -1;
 		} else {
+			/* amounts beside the samples only while every run has them */
+			if (m->rep_amount && n->rep_amount &&
+			    append_doubles(&m->rep_amount, m->nsamples, n->rep_amount, n->nsamples) < 0)
+				return -1;
+			if (!n->rep_amount) {
+				free(m->rep_amount);
+				m->rep_amount = NULL;
+			}
 			m->nsamples += n->nsamples;
 			if (!m->note && n->note)
 				m->note = xstrdup(n->note);

@@ -49,6 +49,9 @@ struct metric {
 	 * iv_amount[k] bytes or operations, at iv_value[k] in unit. */
 	double *iv_t, *iv_value, *iv_amount;
 	size_t niv;
+	/* A long operation's amount per timed repetition (bytes or operations),
+	 * beside its sample: nsamples of them, or NULL (older files, loops). */
+	double *rep_amount;
 	/* Per-operation latency percentiles (hist_count 0: none), in hist_unit. */
 	uint64_t hist_count;
 	char hist_unit[8];

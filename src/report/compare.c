@@ -741,7 +741,7 @@ static void judge(struct comparison *c)
 					 " (a difference may be which level a run landed on)");
 			}
 			c->counts[cl->verdict]++;
-			c->by_kind += !cl->r.from_runs;
+			c->by_kind += !cl->r.from_runs && cl->verdict != CMP_NONE;	/* as counted above */
 		}
 		rw->derived = (rw->m[0]->derived || rw->m[1]->derived) &&
 			      !(is_runs(rw->m[0]) && is_runs(rw->m[1]));

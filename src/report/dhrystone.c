@@ -4,8 +4,9 @@
  *     This machine benchmarks at 157248 dhrystones/second
  * under its honest name (bakeoff-int is not Dhrystone, and its loops are
  * not dhrystones), after the compiler and flags, as the report gives them.
- * The loops are every timed sample's, the time their sum, the rate the
- * median of the samples; all from the result file. */
+ * Both lines are one measurement, the median sample: its loops, its time
+ * (loops / the median rate; every sample runs the same loops) and the
+ * median rate, from the result file; the count of samples follows. */
 #include <stdio.h>
 #include <string.h>
 #include "report.h"
@@ -14,8 +15,7 @@ static void one(const struct result *r, FILE *f)
 {
 	const struct bench_result *b = result_bench(r, "cpu.int");
 	const struct metric *m = b ? result_metric(b, "") : NULL;
-	double loops = 0, secs = 0;
-	size_t k;
+	double loops, secs;
 
 	fputs("bakeoff-int on ", f);
 	report_put(f, r->host.hostname, 0);
@@ -30,13 +30,11 @@ static void one(const struct result *r, FILE *f)
 		fputc('\n', f);
 		return;
 	}
-	for (k = 0; k < m->nsamples; k++) {
-		loops += (double)m->iterations;
-		if (m->samples[k] > 0)
-			secs += (double)m->iterations / m->samples[k];
-	}
-	fprintf(f, "bakeoff-int(1) time for %.0f loops = %.3f\n", loops, secs);
+	loops = (double)m->iterations;
+	secs = m->st.median > 0 ? loops / m->st.median : 0;
+	fprintf(f, "bakeoff-int(1) time for %.0f loops = %.4f\n", loops, secs);
 	fprintf(f, "This machine benchmarks at %.0f bakeoff-int loops/second\n", m->st.median);
+	fprintf(f, "(the median of %zu samples of %.0f loops)\n", m->nsamples, loops);
 }
 
 void report_dhrystone(const struct result *const *rs, size_t n, FILE *f)

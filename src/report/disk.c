@@ -21,15 +21,38 @@
 #include "report.h"
 #include "units.h"
 
-/* Bytes one repetition moved: the interval amounts over the repetitions. */
-static double bytes_per_rep(const struct metric *m)
+/* The repetition a dd-style line shows: the one whose figure is the
+ * median (the lower middle of an even count), with the bytes it moved and
+ * its rate, so the line's bytes, seconds and bytes/sec are one measurement
+ * and the bytes a whole number of blocks. Older files keep no amounts per
+ * repetition: then the interval amounts' mean and the median rate. */
+static void middle_rep(const struct metric *m, double *bytes, double *rate)
 {
-	double sum = 0;
-	size_t i;
+	size_t i, below, best = 0, found = 0;
 
+	*rate = m->st.median * 1e6;
+	if (m->rep_amount && m->nsamples) {
+		for (i = 0; i < m->nsamples; i++) {
+			size_t j;
+
+			for (below = 0, j = 0; j < m->nsamples; j++)
+				below += m->samples[j] < m->samples[i] || (m->samples[j] == m->samples[i] && j < i);
+			if (below == (m->nsamples - 1) / 2) {
+				best = i;
+				found = 1;
+			}
+		}
+		if (found && m->samples[best] > 0) {
+			*bytes = m->rep_amount[best];
+			*rate = m->samples[best] * 1e6;
+			return;
+		}
+	}
+	*bytes = 0;
 	for (i = 0; i < m->niv; i++)
-		sum += m->iv_amount[i];
-	return m->nsamples ? sum / (double)m->nsamples : 0;
+		*bytes += m->iv_amount[i];
+	if (m->nsamples)
+		*bytes /= (double)m->nsamples;
 }
 
 static const char *cached(const struct metric *m)
@@ -42,8 +65,9 @@ static const char *cached(const struct metric *m)
 
 static void dd_line(const struct metric *m, FILE *f)
 {
-	double bytes = bytes_per_rep(m), rate = m->st.median * 1e6;
+	double bytes, rate;
 
+	middle_rep(m, &bytes, &rate);
 	fputs("# ", f);
 	report_put(f, m->name, 0);
 	fprintf(f, "%s\n", cached(m));
@@ -395,16 +419,16 @@ static void report_iozone(const struct result *r, FILE *f)
 	sr = result_metric(b, "single read");
 	if (sw && sr && sw->st.median > 0 && sr->st.median > 0) {
 		/* What one repetition moved (--runtime may have cut --size short). */
-		double bytes = bytes_per_rep(sw), rbytes = bytes_per_rep(sr);
+		double bytes, rbytes, wrate, rrate;
 
+		middle_rep(sw, &bytes, &wrate);
+		middle_rep(sr, &rbytes, &rrate);
 		fprintf(f, "\nWriting the %.0f Megabyte file, 'iozone.tmp'...%f seconds\n",
-			bytes / 1048576, bytes / (sw->st.median * 1e6));
-		fprintf(f, "Reading the file...%f seconds\n", rbytes / (sr->st.median * 1e6));
+			bytes / 1048576, bytes / wrate);
+		fprintf(f, "Reading the file...%f seconds\n", rbytes / rrate);
 		fputs("\nIOZONE performance measurements:\n", f);
-		fprintf(f, "\t%.0f bytes/second for writing the file%s\n", sw->st.median * 1e6,
-			cached(sw));
-		fprintf(f, "\t%.0f bytes/second for reading the file%s\n", sr->st.median * 1e6,
-			cached(sr));
+		fprintf(f, "\t%.0f bytes/second for writing the file%s\n", wrate, cached(sw));
+		fprintf(f, "\t%.0f bytes/second for reading the file%s\n", rrate, cached(sr));
 	}
 	/* One matrix per test: file sizes down, record sizes across (iozone -R). */
 	for (t = 0; t < IOZ_NT; t++) {

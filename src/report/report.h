@@ -17,6 +17,23 @@ void report_time(const struct result *r, FILE *f);
 /* Dhrystone 1.1's two lines for cpu.int, under its own name (dhrystone.c). */
 void report_dhrystone(const struct result *const *rs, size_t n, FILE *f);
 
+/* The output formats (formats.c): a table, ended by a row with a NULL name. */
+struct report_format {
+	const char *name;
+	const char *needs;	/* the benchmark id every file must have (NULL: none) */
+	int one_file;		/* takes a single file */
+	const char *help;	/* one line */
+	void (*render)(const struct result *const *rs, size_t n, int all, FILE *f);
+};
+extern const struct report_format report_formats[];
+const struct report_format *report_format_find(const char *name);
+/* "text, json, ... or html", for messages. */
+void report_format_names(char *dst, size_t n);
+/* The files fit the format (one file when it takes one; each has the
+ * benchmark it needs): 0, or -1 with one line naming the file in err. */
+int report_format_check(const struct report_format *fmt, const struct result *const *rs,
+			const char *const *names, size_t n, char *err, size_t errlen);
+
 /* disk.c: the dd and bonnie personalities' formats ("dd", "bonnie") from
  * disk.seq and disk.bonnie. */
 void report_disk(const char *format, const struct result *r, FILE *f);

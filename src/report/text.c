@@ -75,7 +75,31 @@ static int is_throughput(const char *unit)
 
 /* Below a figure: its latency percentiles, and the range of its
  * per-interval figures (a rate that sags shows as a low minimum). */
-static void extra_lines(const struct metric *m, FILE *f)
+/* ns per unit of a latency line's unit (ns, us, ms), 0 when unknown. */
+static double lat_scale(const char *unit)
+{
+	return !strcmp(unit, "ns") ? 1 : !strcmp(unit, "us") ? 1e3 : !strcmp(unit, "ms") ? 1e6 : 0;
+}
+
+/* The one unit for a benchmark's latency lines, so that its rows never
+ * switch between ns and us: the unit its largest p99 is read in (as each
+ * metric's own unit is chosen). NULL when none has percentiles. */
+static const char *lat_unit(const struct bench_result *b)
+{
+	double p99 = -1;
+	size_t j;
+
+	for (j = 0; j < b->nmetrics; j++) {
+		const struct metric *m = &b->metrics[j];
+		double s = lat_scale(m->hist_unit);
+
+		if (m->hist_count && s > 0 && m->hist_p99 * s > p99)
+			p99 = m->hist_p99 * s;
+	}
+	return p99 < 0 ? NULL : p99 >= 1e7 ? "ms" : p99 >= 1e4 ? "us" : "ns";
+}
+
+static void extra_lines(const struct metric *m, const char *unit, FILE *f)
 {
 	char a[5][32], lo[32], hi[32];
 	double vmin = 0, vmax = 0;
@@ -83,19 +107,22 @@ static void extra_lines(const struct metric *m, FILE *f)
 
 	if (m->hist_count) {
 		char mean[48] = "";
+		double k = unit && lat_scale(m->hist_unit) > 0 ? lat_scale(m->hist_unit) / lat_scale(unit) : 1;
 
+		if (k == 1)
+			unit = m->hist_unit;
 		if (m->hist_mean > 0) {
-			fmt_num(a[0], sizeof(a[0]), m->hist_mean);
+			fmt_num(a[0], sizeof(a[0]), m->hist_mean * k);
 			snprintf(mean, sizeof(mean), "mean %s, ", a[0]);
 		}
-		fmt_num(a[0], sizeof(a[0]), m->hist_p50);
-		fmt_num(a[1], sizeof(a[1]), m->hist_p90);
-		fmt_num(a[2], sizeof(a[2]), m->hist_p99);
-		fmt_num(a[3], sizeof(a[3]), m->hist_p999);
-		fmt_num(a[4], sizeof(a[4]), m->hist_max);
+		fmt_num(a[0], sizeof(a[0]), m->hist_p50 * k);
+		fmt_num(a[1], sizeof(a[1]), m->hist_p90 * k);
+		fmt_num(a[2], sizeof(a[2]), m->hist_p99 * k);
+		fmt_num(a[3], sizeof(a[3]), m->hist_p999 * k);
+		fmt_num(a[4], sizeof(a[4]), m->hist_max * k);
 		fprintf(f, "\n    latency of %llu operations: %sp50 %s, p90 %s, p99 %s, p99.9 %s, max %s ",
 			(unsigned long long)m->hist_count, mean, a[0], a[1], a[2], a[3], a[4]);
-		report_put(f, m->hist_unit, 0);
+		report_put(f, unit, 0);
 		/* a time figure of a long op is each repetition's mean (lmbench's
 		 * and qperf's latency), not the operations' p50 */
 		if (m->better == BETTER_LOWER && m->nsamples == 1)
@@ -233,7 +260,7 @@ void report_text(const struct result *r, FILE *f, int all)
 			if (m->ci_target > 0 && m->ci_reached > m->ci_target)	/* --ci-target */
 				fprintf(f, "  [CI target +-%.3g%% missed: +-%.3g%% after %zu samples]",
 					m->ci_target * 100, m->ci_reached * 100, m->st.n);
-			extra_lines(m, f);
+			extra_lines(m, lat_unit(b), f);
 			fputc('\n', f);
 		}
 	}

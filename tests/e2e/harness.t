@@ -111,7 +111,7 @@ if command -v script >/dev/null 2>&1 && script -qc true /dev/null >/dev/null 2>&
 		>"$TMP/tty.out" </dev/null
 	check "progress shows the rate and the time left" grep -q "test.long: rep 1/1, .* MB/s, [0-9]* s left" "$TMP/tty.out"
 	n=$(grep -o "[0-9] s left" "$TMP/tty.out" | wc -l)
-	check "drawn a few times a second, not more ($n times in 2 s)" [ "$n" -ge 2 ] && [ "$n" -le 10 ]
+	check "drawn a few times a second, not more ($n times in 2 s)" [ "$n" -ge 2 -a "$n" -le 10 ]
 	script -qc "'$B' run -q --reps 1 --duration 1s -o '$TMP/tty-q.json' test.long 2>&1" /dev/null \
 		>"$TMP/tty-q.out" </dev/null
 	check "silent with -q" sh -c "! grep -q '[0-9] s left' '$TMP/tty-q.out'"

@@ -19,7 +19,8 @@ if [ -w /dev/full ]; then
 	check "run -o - >/dev/full: non-zero (was $rc)" [ "$rc" -ne 0 ]
 	check "run -o - >/dev/full: says standard output is full" grep -q 'cannot write the result to standard output: No space left on device' "$TMP/e"
 	f=$(sed -n 's/^bakeoff: the result is saved to \(.*\) instead$/\1/p' "$TMP/e")
-	check "run -o - >/dev/full: the figures are saved instead ($f)" [ -n "$f" ] && [ "$(status "$f" proc.syscall.null)" = ok ]
+	v=$([ -n "$f" ] && status "$f" proc.syscall.null)
+	check "run -o - >/dev/full: the figures are saved instead ($f: $v)" [ "$v" = ok ]
 	rm -rf results
 	"$BAKEOFF" run -q --quick --samples 3 -o "$TMP/t.json" proc.syscall.null >/dev/full 2>"$TMP/e"
 	rc=$?
@@ -96,5 +97,48 @@ stamp=$(basename "$f" .json | sed 's/.*-\([0-9]\{8\}T[0-9]\{6\}Z\)$/\1/')
 start=$(jget "$f" '$r->{run}{start}' | tr -d ':-')
 check "the file name's time is run.start ($stamp, $start)" [ "$stamp" = "$start" ]
 rm -rf results
+
+# ---- 14. smaller inconsistencies
+# the dhrystone lines: loops / time is the rate of the next line (to the
+# rounding of the time's four decimals)
+"$BAKEOFF" run -q --quick --samples 5 -o "$TMP/c.json" cpu.int >/dev/null 2>&1
+"$BAKEOFF" report --format dhrystone "$TMP/c.json" >"$TMP/dh"
+check "dhrystone: loops / time is the rate below it" perl -e '
+	local $/; my $t = <STDIN>; my ($l, $s) = $t =~ /time for (\d+) loops = ([\d.]+)/; my ($r) = $t =~ /benchmarks at (\d+)/;
+	exit !($s > 0 && abs($l / $s / $r - 1) <= 0.00005 / $s + 1e-6)' <"$TMP/dh"
+# dd: whole blocks, the line's bytes/sec a repetition's figure (odd count: the median)
+mkdir "$TMP/dd"
+"$BAKEOFF" run -q --quick --reps 3 --size 8M --runtime 100ms --block-sizes 4k -o "$TMP/dd.json" --dir "$TMP/dd" disk.seq >/dev/null 2>&1
+"$BAKEOFF" report --format dd "$TMP/dd.json" >"$TMP/ddout"
+check "dd: each line's bytes are a whole number of 4k blocks" perl -e '
+	my $n = 0; while (<STDIN>) { next unless /^(\d+) bytes transferred/; $n++; exit 1 if $1 % 4096 } exit !$n' <"$TMP/ddout"
+med=$(median "$TMP/dd.json" disk.seq "write 4k")
+check "dd: the write line's rate is the median ($med MB/s)" perl -e '
+	local $/; my $t = <STDIN>; my ($r) = $t =~ /# write 4k\n\d+ bytes transferred in [\d.]+ secs \((\d+) bytes\/sec\)/;
+	exit !($r && abs($r / 1e6 / $ARGV[0] - 1) < 1e-6)' "$med" <"$TMP/ddout"
+# bonnie's latency lines in one unit
+"$BAKEOFF" run -q --quick --size 1M --files 1 -o "$TMP/bo.json" --dir "$TMP/dd" disk.bonnie >/dev/null 2>&1
+"$BAKEOFF" report "$TMP/bo.json" >"$TMP/bo"
+n=$(sed -n 's/^    latency of .* \([a-z]*\)$/\1/p' "$TMP/bo" | sort -u | wc -l)
+check "bonnie: its latency lines share one unit ($(sed -n 's/^    latency of .* \([a-z]*\)$/\1/p' "$TMP/bo" | sort -u | tr '\n' ' '))" [ "$n" -eq 1 ]
+# compare a file with itself: the two counts agree, also when a figure is
+# 0 in both (a loss of 0%: no ratio)
+perl -MJSON::PP -e 'local $/; my $r = decode_json(<STDIN>); my $m = $r->{benchmarks}[0]{metrics}[0];
+	$_ = 0 for @{$m->{samples}}; $m->{$_} = 0 for qw(median min max mean stddev cv); $m->{ci95} = [0, 0];
+	print JSON::PP->new->encode($r)' <"$TMP/bo.json" >"$TMP/zero.json"
+"$BAKEOFF" compare "$TMP/zero.json" "$TMP/zero.json" >"$TMP/self"
+a=$(sed -n 's/^\([0-9]*\) comparisons.*/\1/p' "$TMP/self")
+b=$(sed -n 's/^(\([0-9]*\) judged by the noise floor.*/\1/p' "$TMP/self")
+check "compare with itself: $a comparisons, $b judged by the noise floor" [ -n "$a" -a "$a" = "$b" ]
+# a format without its benchmark: exit 2, one line on stderr, nothing on stdout
+for fmt in ttcp dhrystone dd bonnie iozone time; do
+	"$BAKEOFF" report --format $fmt "$R" >"$TMP/o" 2>"$TMP/e"
+	rc=$?
+	check "report --format $fmt of a file without its benchmark: exit 2, stderr only (was $rc)" \
+		sh -c "[ $rc -eq 2 ] && [ ! -s '$TMP/o' ] && [ \$(wc -l <'$TMP/e') -eq 1 ]"
+done
+"$BAKEOFF" fleet --hosts "$TMP" -- run proc.syscall.null >/dev/null 2>"$TMP/e"
+rc=$?
+check "fleet --hosts DIR: exit 2, says it is a directory (was $rc)" sh -c "[ $rc -eq 2 ] && grep -q 'a directory, not a file of host names' '$TMP/e'"
 
 done_testing

@@ -1,0 +1,146 @@
+/* formats.c — the table of `report`'s output formats: name, the benchmark a
+ * format needs in every file (ttcp shows net.tcp.bw only, ...), whether it
+ * takes one file only, one line of help, and its renderer. Dispatch, the
+ * --format check and its error text all come from here: adding a format is
+ * its renderer's file and one row below. */
+#include <stdio.h>
+#include <string.h>
+#include "report.h"
+
+static void r_text(const struct result *const *rs, size_t n, int all, FILE *f)
+{
+	for (size_t k = 0; k < n; k++) {
+		if (k)
+			fputc('\n', f);
+		report_text(rs[k], f, all);
+	}
+}
+
+static void r_json(const struct result *const *rs, size_t n, int all, FILE *f)
+{
+	struct buf b = { 0 };
+
+	(void)n, (void)all;
+	result_to_json(rs[0], &b);
+	fwrite(b.p, 1, b.len, f);
+	buf_free(&b);
+}
+
+static void r_lmbench(const struct result *const *rs, size_t n, int all, FILE *f)
+{
+	(void)all;
+	report_lmbench(rs, n, f);
+}
+
+static void r_ttcp(const struct result *const *rs, size_t n, int all, FILE *f)
+{
+	(void)all;
+	for (size_t k = 0; k < n; k++)
+		report_ttcp(rs[k], f);
+}
+
+static void r_dhrystone(const struct result *const *rs, size_t n, int all, FILE *f)
+{
+	(void)all;
+	report_dhrystone(rs, n, f);
+}
+
+static void r_time(const struct result *const *rs, size_t n, int all, FILE *f)
+{
+	(void)all;
+	for (size_t k = 0; k < n; k++)
+		report_time(rs[k], f);
+}
+
+static void r_dd(const struct result *const *rs, size_t n, int all, FILE *f)
+{
+	(void)all;
+	for (size_t k = 0; k < n; k++)
+		report_disk("dd", rs[k], f);
+}
+
+static void r_bonnie(const struct result *const *rs, size_t n, int all, FILE *f)
+{
+	(void)all;
+	for (size_t k = 0; k < n; k++)
+		report_disk("bonnie", rs[k], f);
+}
+
+static void r_iozone(const struct result *const *rs, size_t n, int all, FILE *f)
+{
+	(void)all;
+	for (size_t k = 0; k < n; k++)
+		report_disk("iozone", rs[k], f);
+}
+
+static void r_csv(const struct result *const *rs, size_t n, int all, FILE *f)
+{
+	(void)all;
+	report_csv(rs, n, f);
+}
+
+static void r_chart(const struct result *const *rs, size_t n, int all, FILE *f)
+{
+	(void)all;
+	if (report_chart(rs, n, NULL, 0, f) == 0)
+		fputs("(nothing to chart: no figure in these files)\n", f);
+}
+
+static void r_html(const struct result *const *rs, size_t n, int all, FILE *f)
+{
+	(void)all;
+	report_html(rs, n, NULL, NULL, NULL, f);	/* compare's page: compare-html.c */
+}
+
+const struct report_format report_formats[] = {
+	{ "text", NULL, 0, "the table the run printed (default)", r_text },
+	{ "json", NULL, 1, "one file, re-serialized", r_json },
+	{ "lmbench", NULL, 0, "the lmbench 3 summary, one row per file", r_lmbench },
+	{ "ttcp", "net.tcp.bw", 0, "net.tcp.bw as ttcp -t and -r print it", r_ttcp },
+	{ "dhrystone", "cpu.int", 0, "cpu.int's two lines", r_dhrystone },
+	{ "time", "time", 0, "bakeoff time's csh lines and table", r_time },
+	{ "dd", "disk.seq", 0, "dd's lines from disk.seq", r_dd },
+	{ "bonnie", "disk.bonnie", 0, "bonnie++'s table and CSV line from disk.bonnie", r_bonnie },
+	{ "iozone", "disk.iozone", 0, "iozone's report from disk.iozone", r_iozone },
+	{ "csv", NULL, 0, "one row per figure per file, medians exact", r_csv },
+	{ "chart", NULL, 0, "ASCII bar charts, one symbol per file, 80 columns", r_chart },
+	{ "html", NULL, 0, "one self-contained page with tables and SVG charts", r_html },
+	{ NULL, NULL, 0, NULL, NULL },
+};
+
+const struct report_format *report_format_find(const char *name)
+{
+	const struct report_format *f;
+
+	for (f = report_formats; f->name; f++)
+		if (strcmp(f->name, name) == 0)
+			return f;
+	return NULL;
+}
+
+void report_format_names(char *dst, size_t n)
+{
+	const struct report_format *f;
+	size_t len = 0;
+
+	dst[0] = 0;
+	for (f = report_formats; f->name && len < n; f++)
+		len += (size_t)snprintf(dst + len, n - len, "%s%s", f == report_formats ? "" :
+					!f[1].name ? " or " : ", ", f->name);
+}
+
+int report_format_check(const struct report_format *fmt, const struct result *const *rs,
+			const char *const *names, size_t n, char *err, size_t errlen)
+{
+	if (fmt->one_file && n > 1) {
+		snprintf(err, errlen, "report: --format %s takes one FILE", fmt->name);
+		return -1;
+	}
+	for (size_t k = 0; fmt->needs && k < n; k++)
+		if (!result_bench(rs[k], fmt->needs)) {
+			snprintf(err, errlen, "report: %s has no %s, the only benchmark --format %s shows",
+				 names[k], fmt->needs, fmt->name);
+			return -1;
+		}
+	return 0;
+}
