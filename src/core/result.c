@@ -498,6 +498,34 @@ static int read_metric_extra(struct rd *rd, const struct json *j, struct metric 
 	return 0;
 }
 
+/* Nothing bakeoff measures is negative or comes near 1e30 (bytes/s, ns,
+ * operations/s, files/s): a figure outside that is refused, with its
+ * offset, before any renderer or compare divides by it. */
+#define FIGURE_MAX 1e30
+
+static int figure_bad(struct rd *rd, const struct json *v, const char *what)
+{
+	if (!v || v->type != JSON_NUMBER || (v->number >= 0 && v->number <= FIGURE_MAX))
+		return 0;
+	rd_fail(rd, v, "%s %g is impossible (a figure is from 0 to 1e30)", what, v->number);
+	return 1;
+}
+
+static int figures_bad(struct rd *rd, const struct json *j)
+{
+	static const char *const keys[] = { "median", "min", "max", "mean" };
+	const struct json *a = json_get(j, "samples");
+	size_t i;
+
+	for (i = 0; a && a->type == JSON_ARRAY && i < a->n; i++)
+		if (figure_bad(rd, a->items[i], "a sample of"))
+			return 1;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (figure_bad(rd, json_get(j, keys[i]), keys[i]))
+			return 1;
+	return 0;
+}
+
 static int read_metric(struct rd *rd, const struct json *j, struct bench_result *b)
 {
 	const struct json *name, *unit, *better, *note, *detail;
@@ -514,7 +542,7 @@ static int read_metric(struct rd *rd, const struct json *j, struct bench_result 
 	if (strcmp(better->string, "higher") && strcmp(better->string, "lower"))
 		return rd_fail(rd, better, "\"better\" must be \"higher\" or \"lower\"");
 	if (read_nums(rd, j, "samples", &samples, &ns, 1) < 0 ||
-	    read_nums(rd, j, "ci95", &ci, &nci, 1) < 0)
+	    read_nums(rd, j, "ci95", &ci, &nci, 1) < 0 || figures_bad(rd, j))
 		goto out;
 	if (nci != 2) {
 		rd_fail(rd, json_get(j, "ci95"), "\"ci95\" must hold two numbers");

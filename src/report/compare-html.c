@@ -120,7 +120,7 @@ static void table_html(const struct comparison *c, FILE *f)
 			compare_ci_text(ci, sizeof(ci), &cl->r);
 			compare_floor_text(fl, sizeof(fl), cl);
 			if (isfinite(cl->r.ratio))
-				snprintf(v, sizeof(v), "%.3f", cl->r.ratio);
+				compare_ratio_text(v, sizeof(v), cl->r.ratio);
 			else
 				snprintf(v, sizeof(v), "-");
 			fprintf(f, "<td>%s</td><td class=\"ci\">%s</td><td>%s</td>"

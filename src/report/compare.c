@@ -781,12 +781,13 @@ static void print_table(const struct comparison *c, FILE *out)
 		}
 		for (k = 1; k < nf; k++) {
 			const struct cmp_cell *cl = &rw->c[k];
-			char ci[40], fl[16];
+			char ci[60], fl[16], rt[24];
 
 			compare_ci_text(ci, sizeof(ci), &cl->r);
 			compare_floor_text(fl, sizeof(fl), cl);
+			compare_ratio_text(rt, sizeof(rt), cl->r.ratio);
 			if (isfinite(cl->r.ratio))
-				fprintf(out, "  %6.3f %-15s %5s %-12s", cl->r.ratio, ci, fl,
+				fprintf(out, "  %6s %-15s %5s %-12s", rt, ci, fl,
 					compare_verdict_name(cl->verdict));
 			else
 				fprintf(out, "  %6s %-15s %5s %-12s", "-", ci, fl, "-");
@@ -802,10 +803,20 @@ static void print_table(const struct comparison *c, FILE *out)
 			" bakeoff run --runs K are judged by their own spread between runs)\n", c->by_kind);
 }
 
+void compare_ratio_text(char *dst, size_t n, double r)
+{
+	/* at most 9 characters, however far apart the two figures are */
+	snprintf(dst, n, r < 999.9995 ? "%.3f" : "%.3g", r);
+}
+
 void compare_ci_text(char *dst, size_t n, const struct cmp_ratio *r)
 {
+	char lo[24], hi[24];
+
+	compare_ratio_text(lo, sizeof(lo), r->lo);
+	compare_ratio_text(hi, sizeof(hi), r->hi);
 	if (r->ci)
-		snprintf(dst, n, "%.3f..%.3f", r->lo, r->hi);
+		snprintf(dst, n, "%s..%s", lo, hi);
 	else
 		snprintf(dst, n, "%s", isfinite(r->ratio) ? "(no CI)" : "-");
 }

@@ -117,6 +117,8 @@ void compare_metric_key(char *dst, size_t n, const char *id, const char *name);
 /* A ratio's CI as the table shows it ("0.912..1.040", "(no CI)", "-"); a
  * cell's floor ("10%", or "runs" when judged by the between-run spread);
  * the line counting the verdicts ("12 comparisons: ...\n"). */
+/* A ratio in at most 9 characters: 1.052, 1.2e+05. */
+void compare_ratio_text(char *dst, size_t n, double r);
 void compare_ci_text(char *dst, size_t n, const struct cmp_ratio *r);
 void compare_floor_text(char *dst, size_t n, const struct cmp_cell *cl);
 void compare_summary(const struct comparison *c, FILE *out);

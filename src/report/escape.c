@@ -5,8 +5,10 @@
  *
  * Method: walk the bytes as UTF-8. A well-formed sequence of a printable
  * character is kept as is; C0 controls (0x00-0x1f), DEL, the C1 controls
- * (U+0080-U+009F, which some terminals obey like ESC [) and any byte that
- * is not part of a well-formed sequence are printed as \xNN, one per byte.
+ * (U+0080-U+009F, which some terminals obey like ESC [), the bidirectional
+ * controls (U+202E and its kin reorder the rest of a line) and any byte
+ * that is not part of a well-formed sequence are printed as \xNN, one per
+ * byte.
  * Widths count characters, not bytes, so padded columns stay aligned. */
 #include <string.h>
 #include "report.h"
@@ -34,6 +36,12 @@ static size_t seq_len(const unsigned char *s)
 	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
 	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90) ||
 	    (s[0] == 0xc2 && s[1] <= 0x9f))
+		return 0;
+	/* bidirectional controls, which reorder what follows on the line
+	 * (Trojan Source): U+061C, U+200E-200F, U+202A-202E, U+2066-2069 */
+	if ((s[0] == 0xd8 && s[1] == 0x9c) ||
+	    (s[0] == 0xe2 && s[1] == 0x80 && ((s[2] >= 0x8e && s[2] <= 0x8f) || (s[2] >= 0xaa && s[2] <= 0xae))) ||
+	    (s[0] == 0xe2 && s[1] == 0x81 && s[2] >= 0xa6 && s[2] <= 0xa9))
 		return 0;
 	return n;
 }

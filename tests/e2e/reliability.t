@@ -98,6 +98,35 @@ start=$(jget "$f" '$r->{run}{start}' | tr -d ':-')
 check "the file name's time is run.start ($stamp, $start)" [ "$stamp" = "$start" ]
 rm -rf results
 
+# ---- 12. nonsense in a result file
+# setfig FILE EXPR — the file's first metric with every figure set to EXPR
+setfig() {
+	perl -MJSON::PP -e 'local $/; my $r = decode_json(<STDIN>); my $m = $r->{benchmarks}[0]{metrics}[0];
+		my $v = eval $ARGV[0]; $_ = $v for @{$m->{samples}}; $m->{$_} = $v for qw(median min max mean);
+		$m->{ci95} = [$v, $v]; print JSON::PP->new->encode($r)' -- "$2" <"$R" >"$1"
+}
+setfig "$TMP/neg.json" '-5'
+"$BAKEOFF" compare "$R" "$TMP/neg.json" >"$TMP/o" 2>"$TMP/e"
+rc=$?
+check "a negative figure: refused, exit 2, with its offset (was $rc: $(cat "$TMP/e"))" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'neg.json: byte [0-9]*: a sample of -5 is impossible' '$TMP/e' && [ ! -s '$TMP/o' ]"
+setfig "$TMP/big.json" '1e308'
+"$BAKEOFF" report "$TMP/big.json" >/dev/null 2>"$TMP/e"
+rc=$?
+check "a figure of 1e308: refused, exit 2 (was $rc)" sh -c "[ $rc -eq 2 ] && grep -q 'is impossible' '$TMP/e'"
+setfig "$TMP/tiny.json" '1e-6'
+setfig "$TMP/huge.json" '1e29'
+"$BAKEOFF" compare "$TMP/tiny.json" "$TMP/huge.json" >"$TMP/o" 2>&1
+w=$(awk '/^proc.syscall.null / { print length($0) }' "$TMP/o")
+check "a ratio of 1e35 prints in a bounded width (the row: ${w:-none} columns)" sh -c "[ 0${w} -gt 0 ] && [ 0${w} -le 120 ] && grep -q '1e+35' '$TMP/o'"
+perl -MJSON::PP -e 'local $/; my $r = decode_json(<STDIN>); $r->{benchmarks}[0]{title} = "evil \x{202e}txt.exe\x{2066}";
+	print JSON::PP->new->utf8->encode($r)' <"$R" >"$TMP/bidi.json"
+"$BAKEOFF" report "$TMP/bidi.json" >"$TMP/o" 2>&1
+check "U+202E and U+2066 in a title are escaped like other controls" \
+	sh -c "grep -q 'evil \\\\xe2\\\\x80\\\\xaetxt.exe\\\\xe2\\\\x81\\\\xa6' '$TMP/o' && ! LC_ALL=C grep -q \"\$(printf '\\342\\200\\256')\" '$TMP/o'"
+"$BAKEOFF" report --format html "$TMP/bidi.json" >"$TMP/o" 2>&1
+check "... and in the HTML page" sh -c "! LC_ALL=C grep -q \"\$(printf '\\342\\200\\256')\" '$TMP/o'"
+
 # ---- 14. smaller inconsistencies
 # the dhrystone lines: loops / time is the rate of the next line (to the
 # rounding of the time's four decimals)

@@ -20,6 +20,10 @@ int main(void)
 		{ "cut\xe2\x82", "cut\\xe2\\x82", 11 },
 		{ "overlong\xc0\xaf", "overlong\\xc0\\xaf", 16 },
 		{ "surrogate\xed\xa0\x80", "surrogate\\xed\\xa0\\x80", 21 },
+		{ "rlo\xe2\x80\xae" "exe", "rlo\\xe2\\x80\\xaeexe", 18 },	/* U+202E: bidi override */
+		{ "lri\xe2\x81\xa6" "x\xe2\x81\xa9", "lri\\xe2\\x81\\xa6x\\xe2\\x81\\xa9", 28 },
+		{ "alm\xd8\x9c", "alm\\xd8\\x9c", 11 },	/* U+061C */
+		{ "zwj\xe2\x80\x8d", "zwj\xe2\x80\x8d", 4 },	/* U+200D is not a bidi control: kept */
 		{ "back\\slash", "back\\slash", 10 },
 		{ "", "", 0 },
 	};
