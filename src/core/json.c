@@ -107,7 +107,13 @@ struct parser {
 	size_t len, pos;
 	size_t err_off;
 	const char *err;	/* first error wins; NULL while all is well */
+	/* json_parse_each: the root object's array member each_key */
+	const char *each_key;
+	int (*each)(const struct json *elem, void *ctx);
+	void *ctx;
 };
+
+static const char each_failed[] = "(the element's reader failed)";
 
 static int fail_at(struct parser *p, size_t off, const char *msg)
 {
@@ -167,6 +173,7 @@ static struct json *node_new(struct parser *p, enum json_type type)
 }
 
 static int parse_value(struct parser *p, struct json **out, int depth);
+static int parse_array_each(struct parser *p, int depth);
 
 static int parse_literal(struct parser *p, const char *lit)
 {
@@ -463,6 +470,38 @@ static int key_seen(struct keyset *ks, const struct json *obj, const char *key)
 	return 0;
 }
 
+/* json_parse_each's array: each element parsed, handed over and freed at
+ * once, so a huge array never stands in memory as a tree. */
+static int parse_array_each(struct parser *p, int depth)
+{
+	p->pos++;	/* '[' */
+	skip_ws(p);
+	if (p->pos < p->len && p->s[p->pos] == ']') {
+		p->pos++;
+		return 0;
+	}
+	for (;;) {
+		struct json *e = NULL;
+		int rc = parse_value(p, &e, depth);
+
+		if (rc == 0 && p->each(e, p->ctx) < 0)
+			rc = fail_at(p, e->off, each_failed);
+		json_free(e);
+		if (rc < 0)
+			return -1;
+		skip_ws(p);
+		if (p->pos < p->len && p->s[p->pos] == ',') {
+			p->pos++;
+			continue;
+		}
+		if (p->pos < p->len && p->s[p->pos] == ']') {
+			p->pos++;
+			return 0;
+		}
+		return fail(p, "expected ',' or ']'");
+	}
+}
+
 static int parse_object(struct parser *p, struct json *obj, int depth)
 {
 	struct keyset ks = { NULL, 0 };
@@ -515,8 +554,20 @@ static int parse_object(struct parser *p, struct json *obj, int depth)
 			goto out;
 		}
 		p->pos++;
+		if (depth == 1 && p->each && strcmp(key, p->each_key) == 0) {
+			skip_ws(p);
+			if (p->pos < p->len && p->s[p->pos] == '[') {
+				struct json *arr = node_new(p, JSON_ARRAY);
+
+				obj->items[obj->n - 1] = arr;
+				if (!arr || parse_array_each(p, depth + 1) < 0)
+					goto out;
+				goto next;
+			}
+		}
 		if (parse_value(p, &obj->items[obj->n - 1], depth) < 0)
 			goto out;
+next:
 		skip_ws(p);
 		if (p->pos < p->len && p->s[p->pos] == ',') {
 			p->pos++;
@@ -613,9 +664,29 @@ static int parse_value(struct parser *p, struct json **out, int depth)
 	}
 }
 
+static struct json *parse_root(struct parser *p, size_t *err_off, char *err, size_t errlen);
+
 struct json *json_parse(const char *text, size_t len, size_t *err_off, char *err, size_t errlen)
 {
-	struct parser p = { (const unsigned char *)text, text ? len : 0, 0, 0, NULL };
+	struct parser p = { (const unsigned char *)text, text ? len : 0, 0, 0, NULL, NULL, NULL, NULL };
+
+	return parse_root(&p, err_off, err, errlen);
+}
+
+struct json *json_parse_each(const char *text, size_t len, const char *key,
+			     int (*each)(const struct json *elem, void *ctx), void *ctx, int *each_failed_,
+			     size_t *err_off, char *err, size_t errlen)
+{
+	struct parser p = { (const unsigned char *)text, text ? len : 0, 0, 0, NULL, key, each, ctx };
+	struct json *root = parse_root(&p, err_off, err, errlen);
+
+	*each_failed_ = !root && p.err == each_failed;
+	return root;
+}
+
+static struct json *parse_root(struct parser *p_, size_t *err_off, char *err, size_t errlen)
+{
+	struct parser p = *p_;
 	struct json *root = NULL;
 
 	if (parse_value(&p, &root, 0) == 0) {
@@ -625,6 +696,9 @@ struct json *json_parse(const char *text, size_t len, size_t *err_off, char *err
 	}
 	if (p.err) {
 		json_free(root);
+		*p_ = p;
+		if (p.err == each_failed)
+			return NULL;	/* the element's reader said why */
 		if (err_off)
 			*err_off = p.err_off;
 		if (err && errlen)

@@ -25,6 +25,15 @@ struct json {
  * On error returns NULL, sets *err_off to the byte offset of the problem and
  * writes a short message ("expected ',' or '}'") into err. */
 struct json *json_parse(const char *text, size_t len, size_t *err_off, char *err, size_t errlen);
+/* The same, but the root object's array member `key` is not kept: each of
+ * its elements is handed to each() as soon as it is parsed, then freed (the
+ * tree holds the member as an empty array), so reading a file costs its
+ * text plus one element's tree, not a tree of the whole. When each()
+ * returns -1, parsing stops, NULL is returned with *each_failed set, and
+ * err is left as each() left its own message. */
+struct json *json_parse_each(const char *text, size_t len, const char *key,
+			     int (*each)(const struct json *elem, void *ctx), void *ctx, int *each_failed,
+			     size_t *err_off, char *err, size_t errlen);
 void json_free(struct json *j);
 
 /* Lookups; all return NULL / fallback when absent or of another type. */

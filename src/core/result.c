@@ -768,17 +768,39 @@ static int read_result(struct rd *rd, const struct json *root, struct result *r)
 	return 0;
 }
 
+struct each_bench {
+	struct rd *rd;
+	struct result *r;
+};
+
+static int each_bench(const struct json *j, void *ctx)
+{
+	struct each_bench *eb = ctx;
+	struct bench_result *b = result_add_bench(eb->r, NULL, NULL, NULL);
+
+	if (!b)
+		return rd_fail(eb->rd, j, "out of memory");
+	return read_bench(eb->rd, j, b);
+}
+
 int result_from_json(const char *text, size_t len, struct result *r, size_t *off, char *err,
 		     size_t errlen)
 {
 	struct rd rd = { 0, err, errlen };
+	struct each_bench eb = { &rd, r };
 	struct json *root;
-	int rc;
+	int rc, failed;
 
 	memset(r, 0, sizeof(*r));
-	root = json_parse(text, len, off, err, errlen);
-	if (!root)
+	/* the benchmarks are read one by one as they are parsed: the file costs
+	 * its text and its result, never a tree of the whole (docs/results.md) */
+	root = json_parse_each(text, len, "benchmarks", each_bench, &eb, &failed, off, err, errlen);
+	if (!root) {
+		if (failed)
+			*off = rd.off;
+		result_free(r);
 		return -1;
+	}
 	rc = read_result(&rd, root, r);
 	json_free(root);
 	if (rc < 0) {
