@@ -356,10 +356,10 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 }
 
 /* One line per benchmark on a terminal: while it runs, its number and the
- * estimated time left (from the pace so far); when it is done, the line is
- * rewritten with its main figure and how long it took. */
+ * estimated time left (eta_left); when it is done, the line is rewritten
+ * with its main figure and how long it took. */
 static void progress(const struct run_args *a, int tty, size_t k, size_t total,
-		     const struct bench_result *br, const char *id, double elapsed)
+		     const struct bench_result *br, const char *id, double left)
 {
 	if (a->lines) {	/* one whole line per event, for a program to read */
 		if (br)
@@ -373,9 +373,7 @@ static void progress(const struct run_args *a, int tty, size_t k, size_t total,
 	if (a->quiet || !tty)
 		return;
 	if (!br) {
-		fprintf(stderr, "[%zu/%zu] %-26s", k + 1, total, id);
-		if (k > 0)
-			fprintf(stderr, " ... about %.0f s left", elapsed / (double)k * (double)(total - k));
+		fprintf(stderr, "[%zu/%zu] %-26s ... about %.0f s left", k + 1, total, id, left);
 		fflush(stderr);
 		return;
 	}
@@ -482,6 +480,7 @@ static int cmd_run(int argc, char **argv)
 	int oom = 0;
 	const char *parent;
 	time_t start;
+	struct eta eta = { 0 };
 
 	if ((rc = parse_run_args(argc, argv, &a)) != 0)
 		return rc < 0 ? 0 : rc;
@@ -595,6 +594,12 @@ static int cmd_run(int argc, char **argv)
 	nruns = a.runs > 1 ? a.runs : 1;
 	r.runs = nruns;
 	total *= (size_t)nruns;
+	eta.est = calloc(registry_count, sizeof(double));
+	eta.cls = calloc(registry_count, 1);
+	for (i = 0; eta.est && eta.cls && i < registry_count; i++)
+		if (sel[i])
+			eta_add(&eta, i, harness_estimate(registry[i], &a.opt, &a.cfg),
+				harness_estimate_class(registry[i]), nruns);
 	for (run = 1, k = 0; run <= nruns && !scratch_interrupted() && !oom; run++)
 	for (i = 0; i < registry_count && !scratch_interrupted() && !oom; i++) {
 		const struct bench *b = registry[i];
@@ -608,7 +613,7 @@ static int cmd_run(int argc, char **argv)
 		if (mem[0] != i)
 			continue;	/* measured with its family */
 		progress(&a, tty, k, total, NULL, nmem > 1 ? b->family : b->id,
-			 (double)(clock_ns() - t0) / 1e9);
+			 eta_left(&eta));
 		snprintf(prefix, sizeof(prefix), "[%zu/%zu] %s", k + 1, total, nmem > 1 ? b->family : b->id);
 		guard_mark(&mark);
 		if (nmem > 1)
@@ -644,6 +649,8 @@ static int cmd_run(int argc, char **argv)
 				guard_during(&r.guard, &mark, shown, r.host.threads);
 				guard_explain(&r.guard, from, br);
 			}
+			if (eta.est && eta.cls)
+				eta_done(&eta, mem[m], shown->wall_s);
 			progress(&a, tty, k++, total, shown, bm->id, 0);
 			if (shown->status == ST_FAILED)
 				failed = 1;
@@ -661,6 +668,8 @@ static int cmd_run(int argc, char **argv)
 	r.duration_s = (double)(clock_ns() - t0) / 1e9;
 	r.interrupted = scratch_interrupted();
 	free(sel);
+	free(eta.est);
+	free(eta.cls);
 
 	/* The table is rendered from the JSON text, exactly as `report` would. */
 	r.incomplete = 0;

@@ -152,7 +152,18 @@ static int scaling_run(struct bench_ctx *ctx)
 	return 0;
 }
 
+/* For the progress line: both workloads at each count of copies, a loop
+ * figure each (their copies run at once). */
+static double scaling_estimate(const struct bench_opts *opt, const struct harness_cfg *cfg, double fig_s)
+{
+	int cnt[MAX_COUNTS];
+
+	(void)cfg;
+	return 2.0 * counts(opt, cnt) * 0.7 * fig_s;
+}
+
 const struct bench bench_cpu_scaling = {
 	.id = "cpu.scaling", .group = "cpu", .title = "CPU workloads over copies",
 	.unit = "%", .better = BETTER_HIGHER, .kind = KIND_DERIVED, .run = scaling_run,
+	.estimate = scaling_estimate,
 };

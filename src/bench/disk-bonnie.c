@@ -533,8 +533,20 @@ out:
 	return rc;
 }
 
+/* For the progress line: about fourteen tests' repetitions of --runtime
+ * or of --size at about 300 MB/s (the block and per-character ones,
+ * seeks, the six file tests and the files' creation), as timed. */
+static double bonnie_estimate(const struct bench_opts *opt, const struct harness_cfg *cfg, double fig_s)
+{
+	double pass = (double)opt->disk_size / 300e6, rt = (double)opt->disk_runtime / 1e9;
+
+	(void)fig_s;
+	return 14.0 * (cfg->warmup_reps + (cfg->reps > 0 ? cfg->reps : 1)) * (pass < rt ? pass : rt);
+}
+
 const struct bench bench_disk_bonnie = {
 	.id = "disk.bonnie", .group = "disk", .title = "bonnie: putc, block, rewrite, seeks, files",
 	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH, .long_mode = 1,
 	.run = bonnie_run,
+	.estimate = bonnie_estimate,
 };

@@ -357,8 +357,20 @@ out:
 	return rc;
 }
 
+/* For the progress line: the single file's write and read repetitions
+ * and the auto-mode matrix, about 2.5 passes (--runtime, or --size at
+ * about 300 MB/s) per repetition. */
+static double iozone_estimate(const struct bench_opts *opt, const struct harness_cfg *cfg, double fig_s)
+{
+	double pass = (double)opt->disk_size / 300e6, rt = (double)opt->disk_runtime / 1e9;
+
+	(void)fig_s;
+	return 2.5 * (cfg->warmup_reps + (cfg->reps > 0 ? cfg->reps : 1)) * (pass < rt ? pass : rt);
+}
+
 const struct bench bench_disk_iozone = {
 	.id = "disk.iozone", .group = "disk", .title = "iozone: auto mode and single file",
 	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH, .long_mode = 1,
 	.run = iozone_run,
+	.estimate = iozone_estimate,
 };

@@ -163,8 +163,18 @@ out:
 	return rc;
 }
 
+/* For the progress line: QD1 and --jobs, read and write, each repetition
+ * --runtime long (and its ramp). */
+static double rand_estimate(const struct bench_opts *opt, const struct harness_cfg *cfg, double fig_s)
+{
+	(void)fig_s;
+	return 4.0 * (cfg->warmup_reps + (cfg->reps > 0 ? cfg->reps : 1)) * ((double)(cfg->duration_ns ? cfg->duration_ns : opt->disk_runtime) +
+			      (double)cfg->ramp_ns) / 1e9;
+}
+
 const struct bench bench_disk_rand = {
 	.id = "disk.rand", .group = "disk", .title = "Random 4k read and write (fio)",
 	.unit = "IOPS", .better = BETTER_HIGHER, .kind = KIND_RATE, .long_mode = 1,
 	.run = rand_run,
+	.estimate = rand_estimate,
 };

@@ -438,8 +438,19 @@ out:
 	return rc;
 }
 
+/* For the progress line: a write and a read pass per block size and
+ * repetition, each --runtime at most (or --size at about 300 MB/s). */
+static double seq_estimate(const struct bench_opts *opt, const struct harness_cfg *cfg, double fig_s)
+{
+	double pass = (double)opt->disk_size / 300e6, rt = (double)opt->disk_runtime / 1e9;
+
+	(void)fig_s;
+	return 2.0 * (opt->disk_nbs > 0 ? opt->disk_nbs : 1) * (cfg->warmup_reps + (cfg->reps > 0 ? cfg->reps : 1)) * (pass < rt ? pass : rt);
+}
+
 const struct bench bench_disk_seq = {
 	.id = "disk.seq", .group = "disk", .title = "Sequential write and read (dd)",
 	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH, .long_mode = 1,
 	.run = seq_run,
+	.estimate = seq_estimate,
 };

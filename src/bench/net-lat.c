@@ -321,16 +321,46 @@ static int connect_run(struct bench_ctx *ctx)
 	return lat_run_kinds(ctx, k, n, 1);
 }
 
+/* For the progress line: repetitions of each kind's duration (above). */
+static double lat_estimate_kinds(const struct bench_opts *opt, const struct harness_cfg *cfg, int kinds,
+				 int connect)
+{
+	double dur = cfg->duration_ns ? (double)cfg->duration_ns / 1e9 :
+		     connect ? (opt->quick ? 0.2 : 1) : opt->quick ? 0.3 : 2;
+
+	return kinds * (cfg->warmup_reps + (cfg->reps > 0 ? cfg->reps : 1)) * dur;
+}
+
+static double lat_estimate(const struct bench_opts *opt, const struct harness_cfg *cfg, double fig_s)
+{
+	(void)fig_s;
+	return lat_estimate_kinds(opt, cfg, 1, 0);
+}
+
+static double rpc_estimate(const struct bench_opts *opt, const struct harness_cfg *cfg, double fig_s)
+{
+	(void)fig_s;
+	return lat_estimate_kinds(opt, cfg, 2, 0);
+}
+
+static double connect_estimate(const struct bench_opts *opt, const struct harness_cfg *cfg, double fig_s)
+{
+	(void)fig_s;
+	return lat_estimate_kinds(opt, cfg, 1, 1);
+}
+
 const struct bench bench_net_tcp_lat = {
 	.id = "net.tcp.lat", .group = "net", .title = "TCP latency (1-byte round trip)",
 	.unit = "us", .better = BETTER_LOWER, .kind = KIND_LATENCY, .long_mode = 1,
 	.run = tcp_lat_run,
+	.estimate = lat_estimate,
 };
 
 const struct bench bench_net_udp_lat = {
 	.id = "net.udp.lat", .group = "net", .title = "UDP latency (1-byte round trip)",
 	.unit = "us", .better = BETTER_LOWER, .kind = KIND_LATENCY, .long_mode = 1,
 	.run = udp_lat_run,
+	.estimate = lat_estimate,
 };
 
 const struct bench bench_net_rpc_lat = {
@@ -338,10 +368,12 @@ const struct bench bench_net_rpc_lat = {
 	.title = "Request/reply latency (lmbench RPC rows)",
 	.unit = "us", .better = BETTER_LOWER, .kind = KIND_LATENCY, .long_mode = 1,
 	.run = rpc_lat_run,
+	.estimate = rpc_estimate,
 };
 
 const struct bench bench_net_tcp_connect = {
 	.id = "net.tcp.connect", .group = "net", .title = "TCP connect + close latency",
 	.unit = "us", .better = BETTER_LOWER, .kind = KIND_LATENCY, .long_mode = 1,
 	.run = connect_run,
+	.estimate = connect_estimate,
 };

@@ -320,8 +320,20 @@ out:
 	return rc;
 }
 
+/* For the progress line: each repetition's amount at about 1 GB/s (or
+ * --duration), for the main figure and each --msg-sizes length. */
+static double tcpbw_estimate(const struct bench_opts *opt, const struct harness_cfg *cfg, double fig_s)
+{
+	double per = cfg->duration_ns ? (double)cfg->duration_ns / 1e9 :
+		     (double)(opt->buf_len ? opt->buf_len : 8192) * opt->nbuf * (opt->streams > 0 ? opt->streams : 1) / 1e9;
+
+	(void)fig_s;
+	return (1 + opt->nmsg_sizes) * (cfg->warmup_reps + (cfg->reps > 0 ? cfg->reps : 1)) * per;
+}
+
 const struct bench bench_net_tcp_bw = {
 	.id = "net.tcp.bw", .group = "net", .title = "TCP stream bandwidth (ttcp, iperf3)",
 	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH, .long_mode = 1,
 	.run = tcpbw_run,
+	.estimate = tcpbw_estimate,
 };

@@ -76,6 +76,7 @@ struct bench_opts {
 
 struct bench_result;
 struct harness;
+struct harness_cfg;
 struct sysinfo;
 
 /* What the harness hands to a benchmark's callbacks. */
@@ -119,6 +120,10 @@ struct bench {
 	 * itself with run(). family is the family's id ("mem.stream"). */
 	int (*family_run)(struct bench_ctx *ctx, unsigned members);
 	const char *family;
+	/* About how long it runs, in seconds, for the run's progress line
+	 * (NULL: one loop figure, or a long op's repetitions; see
+	 * harness_estimate). fig_s is what one calibrated loop figure takes. */
+	double (*estimate)(const struct bench_opts *opt, const struct harness_cfg *cfg, double fig_s);
 };
 
 /* The sink: a result fed here is observable, so the work producing it

@@ -41,6 +41,61 @@ struct long_run {
 	int stop;		/* -1 once interrupted or timed out */
 };
 
+int harness_estimate_class(const struct bench *b)
+{
+	return b->estimate || b->long_mode;
+}
+
+double harness_estimate(const struct bench *b, const struct bench_opts *opt,
+			const struct harness_cfg *cfg)
+{
+	/* a loop figure: calibration (a few samples' length) and the samples;
+	 * about 5.5 sample lengths per sample, as timed on two guests */
+	double fig = 5.5 * (double)cfg->samples * (double)cfg->target_ns / 1e9;
+	double dur = cfg->duration_ns ? (double)cfg->duration_ns / 1e9 : opt->quick ? 0.5 : 2;
+
+	if (fig > (double)cfg->budget_ns / 1e9)
+		fig = (double)cfg->budget_ns / 1e9;
+	if (b->estimate)
+		return b->estimate(opt, cfg, fig);
+	if (b->long_mode)
+		return (cfg->warmup_reps + (cfg->reps > 0 ? cfg->reps : 1)) * dur;
+	return fig;
+}
+
+void eta_add(struct eta *e, size_t i, double est, int cls, int nruns)
+{
+	e->est[i] = est;
+	e->cls[i] = (unsigned char)(cls != 0);
+	e->total[cls != 0] += nruns * est;
+}
+
+void eta_done(struct eta *e, size_t i, double wall_s)
+{
+	e->done_est[e->cls[i]] += e->est[i];
+	e->done_s[e->cls[i]] += wall_s;
+}
+
+double eta_left(const struct eta *e)
+{
+	double left = 0;
+	int c;
+
+	for (c = 0; c < 2; c++) {
+		double f = e->done_est[c] > 0 ? e->done_s[c] / e->done_est[c] : 1;
+		double w = e->total[c] > 0 ? e->done_est[c] / (0.05 * e->total[c]) : 0;
+
+		if (f < 1.0 / 3)
+			f = 1.0 / 3;
+		if (f > 3)
+			f = 3;
+		if (w < 1)
+			f = 1 + (f - 1) * w;
+		left += (e->total[c] - e->done_est[c]) * f;
+	}
+	return left;
+}
+
 uint64_t long_now(const struct long_run *lr)
 {
 	return lr->cfg->now();

@@ -126,6 +126,33 @@ struct bench_ctx *long_ctx(const struct long_run *lr);
  * after 300 s waiting for WHAT", "interrupted"). */
 int harness_wait_fd(struct bench_ctx *ctx, int fd, short events, const char *what);
 
+/* About how long benchmark b runs under cfg and opt, in seconds, for the
+ * progress line: its estimate hook, else a long op's repetitions of their
+ * duration, else one calibrated loop figure (calibration and samples).
+ * A run corrects these by what the finished benchmarks took. */
+double harness_estimate(const struct bench *b, const struct bench_opts *opt,
+			const struct harness_cfg *cfg);
+/* Its class for struct eta: 0 a loop figure's estimate, 1 its own. */
+int harness_estimate_class(const struct bench *b);
+
+/* A run's time left, in seconds: the estimates of what is still to run,
+ * scaled by how the finished benchmarks compared with their estimates.
+ * Two classes learn apart: loop benchmarks (one estimate for all, which
+ * some groups beat and others exceed) and those with an estimate of their
+ * own or long operations. A class's factor is kept within 1/3..3 and eased
+ * in over the first twentieth of its estimated work, so a few odd benchmarks
+ * cannot swing it. */
+struct eta {
+	double *est;		/* per registry entry, one run (caller's array) */
+	unsigned char *cls;	/* per registry entry: 0 loop, 1 its own estimate */
+	double total[2], done_est[2], done_s[2];
+};
+/* Registry entry i (estimated est, class cls) counted in, nruns times. */
+void eta_add(struct eta *e, size_t i, double est, int cls, int nruns);
+/* Registry entry i finished after wall_s seconds. */
+void eta_done(struct eta *e, size_t i, double wall_s);
+double eta_left(const struct eta *e);
+
 /* Run one benchmark (op-style or composite) start to finish, recording
  * its status, metrics, params and CPU usage in br; honours --parallel. */
 void harness_run_bench(struct harness *h, const struct bench *b, const struct bench_opts *opt,
