@@ -137,11 +137,18 @@ static void hosts(const struct result *const *rs, size_t n, FILE *f)
 		fprintf(f, "<span class=\"%s\">", strcmp(r->guard.verdict, "valid") ? "warn" : "okv");
 		report_html_esc(f, r->guard.verdict);
 		fputs("</span>", f);
-		if (r->guard.nfindings) {
+		if (r->guard.nfindings) {	/* grouped here; each one after the figures */
+			static char lines[64][REPORT_GUARD_LINE];
+			int grouped;
+			size_t nl = report_guard_summary(r, lines, 64, &grouped);
+
+			if (grouped)
+				fprintf(f, " <small>(%zu findings, grouped; <a href=\"#guard%zu\">each "
+					"one</a> after the figures)</small>", r->guard.nfindings, k + 1);
 			fputs("<ul>", f);
-			for (i = 0; i < r->guard.nfindings; i++) {
+			for (i = 0; i < nl; i++) {
 				fputs("<li>", f);
-				report_html_esc(f, r->guard.findings[i]);
+				report_html_esc(f, lines[i]);
 				fputs("</li>", f);
 			}
 			fputs("</ul>", f);
@@ -149,6 +156,38 @@ static void hosts(const struct result *const *rs, size_t n, FILE *f)
 		fputs("</dd></dl></div>\n", f);
 	}
 	fputs("</div></section>\n", f);
+}
+
+/* After the figures: every guard finding of the files whose first screen
+ * showed them grouped. */
+static void guard_all(const struct result *const *rs, size_t n, FILE *f)
+{
+	static char lines[64][REPORT_GUARD_LINE];
+	size_t k, i;
+	int grouped, any = 0;
+
+	for (k = 0; k < n; k++) {
+		const struct result *r = rs[k];
+		char lab[320];
+
+		report_guard_summary(r, lines, 64, &grouped);
+		if (!grouped)
+			continue;
+		if (!any++)
+			fputs("<section><h2>Guard findings</h2>\n", f);
+		report_file_label(rs, n, k, lab, sizeof(lab));
+		fprintf(f, "<h3 id=\"guard%zu\">", k + 1);
+		report_html_esc(f, lab);
+		fprintf(f, ": all %zu</h3>\n<ul>", r->guard.nfindings);
+		for (i = 0; i < r->guard.nfindings; i++) {
+			fputs("<li>", f);
+			report_html_esc(f, r->guard.findings[i]);
+			fputs("</li>", f);
+		}
+		fputs("</ul>\n", f);
+	}
+	if (any)
+		fputs("</section>\n", f);
 }
 
 void report_html_rank_style(FILE *f, double v, double lo, double hi, enum better better)
@@ -651,6 +690,7 @@ void report_html(const struct result *const *rs, size_t n, const char *title,
 	hosts(rs, n, f);
 	tables(rs, n, f);
 	charts(rs, n, f);
+	guard_all(rs, n, f);
 	fputs("<p class=\"hint\">Written by bakeoff; self-contained (no script, no external "
 	      "resource).</p>\n</body></html>\n", f);
 }

@@ -11,6 +11,8 @@
 #include "report.h"
 #include "units.h"
 
+static void guard_lines(const struct result *r, FILE *f, int full);
+
 /* Who, what, when, how, and the guard's findings. */
 static void report_header(const struct result *r, FILE *f)
 {
@@ -58,10 +60,36 @@ static void report_header(const struct result *r, FILE *f)
 	}
 	fputs("\nguard: ", f);
 	report_put(f, r->guard.verdict, 0);
+	guard_lines(r, f, 0);
+}
+
+/* The guard's findings: before the figures grouped and counted
+ * (report_guard_summary), after them (full) every one, when the grouping
+ * left some out. */
+static void guard_lines(const struct result *r, FILE *f, int full)
+{
+	static char lines[64][REPORT_GUARD_LINE];
+	size_t k, n;
+	int grouped;
+
+	n = report_guard_summary(r, lines, 64, &grouped);
+	if (full) {
+		if (!grouped)
+			return;
+		fprintf(f, "\nguard findings, all %zu:\n", r->guard.nfindings);
+		for (k = 0; k < r->guard.nfindings; k++) {
+			fputs("  - ", f);
+			report_put(f, r->guard.findings[k], 0);
+			fputc('\n', f);
+		}
+		return;
+	}
+	if (grouped)
+		fprintf(f, " (%zu findings, grouped here; each one after the figures)", r->guard.nfindings);
 	fputc('\n', f);
-	for (size_t k = 0; k < r->guard.nfindings; k++) {
+	for (k = 0; k < n; k++) {
 		fputs("  - ", f);
-		report_put(f, r->guard.findings[k], 0);
+		report_put(f, lines[k], 0);
 		fputc('\n', f);
 	}
 }
@@ -267,4 +295,5 @@ void report_text(const struct result *r, FILE *f, int all)
 	if (hidden)
 		fprintf(f, "(%zu curve points and intermediate figures not shown: "
 			"bakeoff report --all FILE)\n", hidden);
+	guard_lines(r, f, 1);
 }

@@ -98,6 +98,28 @@ start=$(jget "$f" '$r->{run}{start}' | tr -d ':-')
 check "the file name's time is run.start ($stamp, $start)" [ "$stamp" = "$start" ]
 rm -rf results
 
+# ---- 7. the first screen: a busy run's 55 guard findings grouped and
+# counted before the figures, every one after them (text and HTML)
+"$BAKEOFF" run -q --quick --samples 3 -o "$TMP/g.json" proc.syscall >/dev/null 2>&1
+perl -MJSON::PP -e 'local $/; my $r = decode_json(<STDIN>); my $g = $r->{guard}; $g->{verdict} = "suspect";
+	my @ids = map { $_->{id} } @{$r->{benchmarks}};
+	$g->{findings} = ["virtual machine (kvm): the host'"'"'s other guests can perturb timings",
+		"load average 1.9 is above half the CPUs (2): the machine is busy",
+		"CPU boost (turbo) is on: the clock depends on temperature and load"];
+	for my $i (0 .. 51) { push @{$g->{findings}}, sprintf "during %s: machine not idle: other processes used %d%% of the CPUs while it ran",
+		$ids[$i % @ids] . ($i >= @ids ? "#$i" : ""), 40 + ($i * 39) / 51 }
+	print JSON::PP->new->encode($r)' <"$TMP/g.json" >"$TMP/busy.json"
+"$BAKEOFF" report "$TMP/busy.json" >"$TMP/o"
+n=$(awk '/^benchmark /{ print NR - 1; exit }' "$TMP/o")
+check "55 findings: the figures start on line $((n + 1)), within the first screen" [ "${n:-99}" -le 14 ]
+check "... the busy ones counted and their range given" grep -q '^  - busy during 52 of [0-9]* benchmarks (.*, \.\.\.): other processes used 40-79% of the CPUs$' "$TMP/o"
+check "... and every one of the 55 after the figures" sh -c "grep -q '^guard findings, all 55:' '$TMP/o' && [ \$(sed -n '/^guard findings, all/,\$p' '$TMP/o' | grep -c '^  - ') -eq 55 ]"
+"$BAKEOFF" report --format html "$TMP/busy.json" >"$TMP/o.html"
+check "HTML: the hosts' guard list is grouped, the 55 findings after the figures" perl -e '
+	local $/; my $h = <STDIN>; my ($host) = $h =~ m{<h2>Hosts</h2>(.*?)</section>}s or exit 1;
+	my @li = $host =~ /<li>/g; my ($all) = $h =~ m{<h2>Guard findings</h2>(.*?)</section>}s or exit 1;
+	my @all = $all =~ /<li>/g; exit !(@li <= 8 && @all == 55 && index($h, "<h2>Results</h2>") < index($h, "<h2>Guard findings</h2>"))' <"$TMP/o.html"
+
 # ---- 12. nonsense in a result file
 # setfig FILE EXPR — the file's first metric with every figure set to EXPR
 setfig() {
