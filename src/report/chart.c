@@ -291,7 +291,7 @@ static int curve(const struct result *const *rs, size_t n, const char *bench, co
 	put_cut(f, bench, 40, 0);
 	fputc(':', f);
 	put_cut(f, series, 30, 0);
-	fputs(" by size (", f);
+	fputs(report_curve_point(m0->name, s, sizeof(s), &v) == 2 ? " by count (" : " by size (", f);
 	put_cut(f, m0->unit, 10, 0);
 	fprintf(f, "%s, %s is better)\n", logy ? ", log scale" : "",
 		m0->better == BETTER_HIGHER ? "higher" : "lower");

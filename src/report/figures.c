@@ -88,7 +88,9 @@ int report_curve_point(const char *name, char *series, size_t n, double *x)
 	memcpy(series, name, l);
 	series[l] = 0;
 	*x = (double)v;
-	return 1;
+	/* "512B", "64K", "1M" are sizes; a bare number ("pages/4096", the
+	 * copies of "int/2") counts something else */
+	return cut[1 + strspn(cut + 1, "0123456789")] ? 1 : 2;
 }
 
 const char *report_symbol(size_t k)

@@ -143,8 +143,8 @@ static void hosts(const struct result *const *rs, size_t n, FILE *f)
 			size_t nl = report_guard_summary(r, lines, 64, &grouped);
 
 			if (grouped)
-				fprintf(f, " <small>(%zu findings, grouped; <a href=\"#guard%zu\">each "
-					"one</a> after the figures)</small>", r->guard.nfindings, k + 1);
+				fprintf(f, " <small>(%zu findings, grouped; each one after the "
+					"figures)</small>", r->guard.nfindings);
 			fputs("<ul>", f);
 			for (i = 0; i < nl; i++) {
 				fputs("<li>", f);
@@ -350,51 +350,91 @@ static void caption(FILE *f, const char *bench, const char *name, const char *wh
 	report_html_esc(f, unit);
 }
 
-/* Horizontal bars, one per file holding the figure. */
-static void svg_bars(const struct result *const *rs, size_t n, const char *bench,
-		     const struct metric *m0, FILE *f)
+/* Lines and points: xs/ys of each file, on linear or log axes. */
+struct series;
+static void svg_lines(size_t n, const struct series *sv, int logx, int logy, const char *xunit,
+		      const char *yunit, FILE *f);
+
+/* One file: a figure's samples in the order they were taken (its spread,
+ * and any drift or warm-up, at a glance), beside its median. */
+static void svg_samples(const struct result *r, const char *bench, const struct metric *m, FILE *f);
+
+/* Several files: one chart per benchmark, its figures in groups of one
+ * bar per file, each bar the file's median over the first file's (the
+ * baseline, 1.0 marked). */
+static void svg_group(const struct result *const *rs, size_t n, const struct bench_result *b0, FILE *f)
 {
-	double max = 0;
-	size_t k, rows = 0;
-	int y = 0;
+	const double L = 130, W = 300, R = 110, BH = 12, GAP = 10;
+	size_t j, k, rows = 0, groups = 0;
+	double max = 1.2, y = 4;
 
-	for (k = 0; k < n; k++) {
-		const struct metric *m = fig(rs[k], bench, m0->name);
+	for (j = 0; j < b0->nmetrics; j++) {
+		const struct metric *m0 = &b0->metrics[j];
+		char s[300];
+		double x;
 
-		if (!m || !isfinite(m->st.median))
+		if (m0->detail || report_curve_point(m0->name, s, sizeof(s), &x) ||
+		    strstr(m0->name, "% of ceiling") || !(m0->st.median > 0))
 			continue;
-		rows++;
-		if (m->st.median > max)
-			max = m->st.median;
+		groups++;
+		for (k = 0; k < n; k++) {
+			const struct metric *m = fig(rs[k], b0->id, m0->name);
+
+			rows += m != NULL;
+			if (m && isfinite(m->st.median) && m->st.median / m0->st.median > max)
+				max = m->st.median / m0->st.median;
+		}
 	}
-	if (!rows)
+	if (!groups)
 		return;
-	caption(f, bench, m0->name, " (", m0->unit);
-	fprintf(f, ", %s is better)</figcaption>\n<svg class=\"bars\" viewBox=\"0 0 400 %zu\" "
-		"role=\"img\">", m0->better == BETTER_HIGHER ? "higher" : "lower", rows * 22 + 4);
-	for (k = 0; k < n; k++) {
-		const struct metric *m = fig(rs[k], bench, m0->name);
-		char lab[320];
-		double w;
+	if (max > 20)
+		max = 20;	/* beyond, the bar is cut and its label says how far */
+	fputs("<figure><figcaption>", f);
+	report_html_esc(f, b0->id);
+	fputs(" relative to the first file (1.0 = its median; ", f);
+	fputs(b0->metrics[0].better == BETTER_HIGHER ? "longer is better)" : "shorter is better)", f);
+	fprintf(f, "</figcaption>\n<svg class=\"bars\" viewBox=\"0 0 %.0f %.0f\" role=\"img\">", L + W + R,
+		rows * BH + groups * GAP + 8);
+	for (j = 0; j < b0->nmetrics; j++) {
+		const struct metric *m0 = &b0->metrics[j];
+		char s[300];
+		double x;
 
-		if (!m || !isfinite(m->st.median))
+		if (m0->detail || report_curve_point(m0->name, s, sizeof(s), &x) ||
+		    strstr(m0->name, "% of ceiling") || !(m0->st.median > 0))
 			continue;
-		report_file_label(rs, n, k, lab, sizeof(lab));
-		w = max > 0 && m->st.median > 0 ? m->st.median / max * 240 : 0;
-		fprintf(f, "<text x=\"0\" y=\"%d\">", y + 15);
-		report_html_esc(f, lab);
-		fprintf(f, "</text><rect class=\"bar\" x=\"100\" y=\"%d\" width=\"%.1f\" height=\"18\" "
-			"fill=\"%s\"><title>", y + 2, w, palette[k % PALETTE_N]);
-		num(f, m->st.median);
-		fprintf(f, "</title></rect><text x=\"%.1f\" y=\"%d\">", 104 + w, y + 15);
-		num(f, m->st.median);
+		fprintf(f, "<text x=\"0\" y=\"%.1f\">", y + BH - 2);
+		report_html_esc(f, m0->name[0] ? m0->name : "(main)");
 		fputs("</text>", f);
-		y += 22;
+		for (k = 0; k < n; k++) {
+			const struct metric *m = fig(rs[k], b0->id, m0->name);
+			double ratio, w;
+			char lab[320];
+
+			if (!m || !isfinite(m->st.median))
+				continue;
+			ratio = m->st.median / m0->st.median;
+			w = fmin(ratio, max) / max * W;
+			report_file_label(rs, n, k, lab, sizeof(lab));
+			fprintf(f, "<rect class=\"bar\" x=\"%.0f\" y=\"%.1f\" width=\"%.1f\" height=\"%.0f\" "
+				"fill=\"%s\"><title>", L, y, w, BH - 2, palette[k % PALETTE_N]);
+			report_html_esc(f, lab);
+			fputs(": ", f);
+			num(f, m->st.median);
+			fputc(' ', f);
+			report_html_esc(f, m->unit);
+			fprintf(f, "</title></rect><text class=\"tick\" x=\"%.1f\" y=\"%.1f\">", L + w + 3,
+				y + BH - 3);
+			num(f, m->st.median);
+			fprintf(f, " (%.2fx)</text>", ratio);
+			y += BH;
+		}
+		y += GAP;
 	}
+	fprintf(f, "<path class=\"axis\" d=\"M%.0f 2V%.1f\"/><path class=\"axis\" stroke-dasharray=\"3 2\" "
+		"d=\"M%.1f 2V%.1f\"/>", L, y, L + W / max, y);
 	fputs("</svg></figure>\n", f);
 }
-
-/* Lines and points: xs/ys of each file, on linear or log axes. */
 struct series {
 	double *x, *y;
 	size_t n;
@@ -426,10 +466,16 @@ static void svg_lines(size_t n, const struct series *sv,
 		}
 	if (!cnt)
 		return;
+	if (logx && !(xlo > 0))	/* a log axis holds no 0: linear then */
+		logx = 0;
+	if (logy && !(ylo > 0))
+		logy = 0;
 	if (!logy)
 		ylo = fmin(ylo, 0);
 	if (yhi <= ylo)
 		yhi = ylo + 1;
+	if (xhi <= xlo)		/* one x value: centred */
+		xlo -= 1, xhi += 1;
 	fprintf(f, "<svg class=\"curve\" viewBox=\"0 0 %.0f %.0f\" role=\"img\">", L + W + R, T + H + B);
 	fprintf(f, "<path class=\"axis\" d=\"M%.0f %.0fV%.0fH%.0f\"/>", L, T, T + H, L + W);
 	for (t = 0; t <= 4; t++) {	/* y ticks */
@@ -444,12 +490,18 @@ static void svg_lines(size_t n, const struct series *sv,
 		double v = logx ? exp(log(xlo) + (log(xhi) - log(xlo)) * t / 4) : xlo + (xhi - xlo) * t / 4;
 		char b[32];
 
+		/* samples and counts are whole: the tick at a whole one */
+		if (xunit && (!strcmp(xunit, "count") || !strcmp(xunit, "sample")))
+			v = round(v);
+
 		if (xunit && strcmp(xunit, "bytes") == 0)
 			fmt_size(b, sizeof(b), (uint64_t)llround(v));
+		else if (xunit && (!strcmp(xunit, "count") || !strcmp(xunit, "sample")))
+			snprintf(b, sizeof(b), "%.0f", v);
 		else
 			fmt_num(b, sizeof(b), v);
 		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%s</text>",
-			L + W * t / 4, T + H + 16, b);
+			L + ax(v, xlo, xhi, logx, W), T + H + 16, b);
 	}
 	fprintf(f, "<text class=\"tick\" x=\"2\" y=\"%.0f\">", T - 8);
 	report_html_esc(f, yunit);
@@ -475,6 +527,35 @@ static void svg_lines(size_t n, const struct series *sv,
 		}
 	}
 	fputs("</svg>", f);
+}
+
+static void svg_samples(const struct result *r, const char *bench, const struct metric *m, FILE *f)
+{
+	struct series sv;
+	char med[32];
+	size_t i;
+
+	if (m->nsamples < 3 || m->derived)
+		return;
+	sv.x = calloc(m->nsamples, sizeof(double));
+	sv.y = calloc(m->nsamples, sizeof(double));
+	sv.n = 0;
+	for (i = 0; sv.x && sv.y && i < m->nsamples; i++)
+		if (isfinite(m->samples[i])) {
+			sv.x[sv.n] = (double)(i + 1);
+			sv.y[sv.n++] = m->samples[i];
+		}
+	if (sv.n >= 3) {
+		fmt_num(med, sizeof(med), m->st.median);
+		caption(f, bench, m->name, ": its samples in order (", m->unit);
+		fprintf(f, "; median %s, CV %.1f%%, %s is better)</figcaption>", med, m->st.cv * 100,
+			m->better == BETTER_HIGHER ? "higher" : "lower");
+		svg_lines(1, &sv, 0, 0, "sample", m->unit, f);
+		fputs("</figure>\n", f);
+	}
+	(void)r;
+	free(sv.x);
+	free(sv.y);
 }
 
 static void legend(const struct result *const *rs, size_t n, const struct series *sv, FILE *f)
@@ -509,8 +590,8 @@ static void curve(const struct result *const *rs, size_t n, const char *bench, c
 {
 	size_t k, j, total = 0, a, c;
 	const struct metric *m0 = NULL;
-	int logy;
-	double ymin = 0, ymax = 0;
+	int logy, logx, kind = 1;
+	double ymin = 0, ymax = 0, xmin = 0;
 
 	for (k = 0; k < n; k++) {
 		const struct bench_result *b = result_bench(rs[k], bench);
@@ -527,11 +608,13 @@ static void curve(const struct result *const *rs, size_t n, const char *bench, c
 		for (j = 0; j < b->nmetrics; j++) {
 			const struct metric *m = &b->metrics[j];
 
-			if (!report_curve_point(m->name, s, sizeof(s), &x) || strcmp(s, series) ||
-			    !(m->st.median > 0) || !isfinite(m->st.median))
+			int pk = report_curve_point(m->name, s, sizeof(s), &x);
+
+			if (!pk || strcmp(s, series) || !(m->st.median > 0) || !isfinite(m->st.median))
 				continue;
 			if (!m0)
-				m0 = m;
+				m0 = m, kind = pk, xmin = x;
+			xmin = fmin(xmin, x);
 			/* insertion by size */
 			for (a = sv[k].n; a > 0 && sv[k].x[a - 1] > x; a--)
 				sv[k].x[a] = sv[k].x[a - 1], sv[k].y[a] = sv[k].y[a - 1];
@@ -546,11 +629,14 @@ static void curve(const struct result *const *rs, size_t n, const char *bench, c
 	for (c = 0, k = 0; k < n; k++)
 		c = sv[k].n > c ? sv[k].n : c;
 	if (m0 && c >= 2) {
+		/* latency by size spans the caches: log-log, as lmbench's plots */
 		logy = strcmp(bench, "mem.lat") == 0 || (ymin > 0 && ymax / ymin > 50);
-		caption(f, bench, series, " by size (", m0->unit);
-		fprintf(f, "%s, %s is better)</figcaption>", logy ? ", log axes" : ", log size axis",
+		logx = xmin > 0;	/* proc.ctxsw's working sets start at 0 */
+		caption(f, bench, series, kind == 2 ? " by count (" : " by size (", m0->unit);
+		fprintf(f, "%s, %s is better)</figcaption>",
+			logy && logx ? ", log axes" : logx ? ", log x axis" : logy ? ", log y axis" : "",
 			m0->better == BETTER_HIGHER ? "higher" : "lower");
-		svg_lines(n, sv, 1, logy, "bytes", m0->unit, f);
+		svg_lines(n, sv, logx, logy, kind == 2 ? "count" : "bytes", m0->unit, f);
 		legend(rs, n, sv, f);
 		fputs("</figure>\n", f);
 	}
@@ -626,8 +712,11 @@ static void charts(const struct result *const *rs, size_t n, FILE *f)
 				if (m->detail || strstr(m->name, "% of ceiling") ||
 				    !first_fig(rs, q, qb->id, m->name))
 					continue;
-				svg_bars(rs, n, qb->id, m, f);
+				if (n == 1)
+					svg_samples(rs[0], qb->id, m, f);
 			}
+			if (n > 1 && rb)
+				svg_group(rs, n, rb, f);
 			/* interval series of the main figures (and of the curve
 			 * points, whose detail flag is off, such as disk.seq's rates) */
 			for (q = k; rb && q < n; q++)

@@ -78,8 +78,9 @@ double report_cpu_pct(const struct metric *m);
 size_t report_bottleneck(const struct bench_result *b, const struct metric *m, char *dst,
 			 size_t n);
 /* A curve point's name, "write 64k" or "rand/512B": the series ("write",
- * "rand") into series and the size in bytes into *x; returns 1, or 0 when
- * the name is not one. */
+ * "rand") into series and the size in bytes into *x; returns 1 for a size
+ * ("512B", "64k"), 2 for a bare count ("pages/4096", "int/2": pages,
+ * copies), 0 when the name is not a curve point. */
 int report_curve_point(const char *name, char *series, size_t n, double *x);
 /* One chart symbol per file: * # o + x @ % = ~ $, then letters and &
  * (36 in all, then again). */

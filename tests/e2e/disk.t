@@ -35,7 +35,7 @@ for m in "randread 4k QD1" "randwrite 4k QD1" "randread 4k, 2 jobs" "randwrite 4
 	check "$m has p50 <= p90 <= p99 <= p99.9 <= max" [ "$(jget "$R" "my \$l = metric('disk.rand','$m')->{latency}; \$l->{count} > 0 && \$l->{p50} <= \$l->{p90} && \$l->{p90} <= \$l->{p99} && \$l->{p99} <= \$l->{'p99.9'} && \$l->{'p99.9'} <= \$l->{max} ? 1 : 0")" = 1 ]
 done
 check "2 jobs: each job's rate kept" [ "$(jget "$R" 'scalar @{metric("disk.rand","randread 4k, 2 jobs")->{per_copy} // []}')" = 2 ]
-check "the table shows the percentiles" grep -q "^    latency of [0-9]* operations: p50 .* p99.9 .* max" "$TMP/out"
+check "the table shows the mean and the percentiles" grep -Eq "^    latency of [0-9]* operations: mean [0-9.]+, p50 .* p99.9 .* max" "$TMP/out"
 for t in putc write rewrite getc read seeks "seq create" "seq stat" "seq delete" "ran create" "ran stat" "ran delete"; do
 	check "bonnie $t positive" num_between "$(median "$R" disk.bonnie "$t")" 0.001 1000000000000
 	check "bonnie $t has a max latency" [ "$(jget "$R" "metric('disk.bonnie','$t')->{latency}{max} > 0 ? 1 : 0")" = 1 ]

@@ -220,7 +220,7 @@ check "no bakeoff (nor serve) left" none_left
 # ---- issue 26: --push with a run that has network and other benchmarks: the
 # pushed copies stay until the pairs have run
 rc=0
-fleet -H ns1,ns2 --push --id t2m -- run --quick --nbuf 64 --reps 1 net.tcp.lat proc.syscall.null \
+fleet -H ns1,ns2 --push --id t2m -- run --quick --reps 1 net.tcp.lat proc.syscall.null \
 	>"$TMP/out2m" 2>"$TMP/err2m" || rc=$?
 check "--push, a mixed run: exit status 0 (was $rc)" [ "$rc" = 0 ]
 R=$TMP/w/results/t2m

@@ -267,6 +267,58 @@ for f in r cmp; do
 done
 
 # Rendering in headless Chromium.
+# ---- issue 26: every chart of a real full run's page is sound. The file
+# is a full `bakeoff run` on a 2-vCPU AMD EPYC guest (65 benchmarks). One
+# file draws what has a shape (curves by size or count, samples in order,
+# intervals over time), no one-bar chart; no tick label is "nan", "inf" or
+# a size of a TiB or more; no point leaves its plot; every bar fits.
+gzip -dc tests/data/full-run-amd-epyc.json.gz >"$TMP/full.json"
+"$BAKEOFF" report --format html "$TMP/full.json" >"$TMP/full.html"
+ok $? "the full run's page: exit 0"
+svg_check() {	# FILE — every SVG of the page checked; prints what is wrong, exits 1
+	perl -e '
+		local $/; my $h = <STDIN>; my ($n, @bad) = (0);
+		while ($h =~ m{<figure><figcaption>(.*?)</figcaption>(?:<p[^>]*>)?\s*<svg class="(\w+)" viewBox="0 0 ([\d.]+) ([\d.]+)"[^>]*>(.*?)</svg>}gs) {
+			my ($cap, $cls, $vw, $vh, $svg) = ($1, $2, $3, $4, $5); $n++;
+			while ($svg =~ m{<text class="tick"[^>]*?(?: text-anchor="(\w+)")?>([^<]*)</text>}g) {
+				my ($anchor, $t) = ($1 // "", $2);
+				push @bad, "$cap: tick \"$t\"" if $t =~ /nan|inf|[TPE]iB/i;
+				push @bad, "$cap: x tick \"$t\" is not a count" if $cap =~ / by count / && $anchor eq "middle" && $t !~ /^\d+$/;
+			}
+			if ($cls eq "curve") {
+				my ($l, $t, $b, $r) = $svg =~ m{<path class="axis" d="M([\d.]+) ([\d.]+)V([\d.]+)H([\d.]+)"/>} or do { push @bad, "$cap: no axes"; next };
+				my @xy = $svg =~ m{cx="([^"]*)" cy="([^"]*)"}g;
+				push @xy, map { split /,/ } map { split / / } $svg =~ m{points="([^"]*)"}g;
+				while (my ($x, $y) = splice @xy, 0, 2) {
+					push @bad, "$cap: point ($x, $y) outside [$l..$r] x [$t..$b]"
+						unless $x =~ /^[\d.]+$/ && $y =~ /^[\d.]+$/ && $x >= $l - 0.5 && $x <= $r + 0.5 && $y >= $t - 0.5 && $y <= $b + 0.5;
+				}
+			} else {
+				while ($svg =~ m{<rect class="bar" x="([\d.]+)" y="[\d.]+" width="(-?[\d.]+)"}g) {
+					push @bad, "$cap: bar at $1 of $2 outside 0..$vw" unless $2 >= 0 && $1 + $2 <= $vw + 0.5;
+				}
+			}
+		}
+		print "$n charts\n"; print "$_\n" for @bad[0 .. ($#bad < 9 ? $#bad : 9)]; exit(@bad ? 1 : 0)' <"$1"
+}
+svg_check "$TMP/full.html" >"$TMP/svg.out"
+rc=$?
+check "the full run's page: every chart sound ($(head -n 1 "$TMP/svg.out"))" [ "$rc" = 0 ]
+[ "$rc" = 0 ] || diag "$(tail -n +2 "$TMP/svg.out")"
+check "one file: no one-bar chart, over 60 charts with a shape" \
+	sh -c "! grep -q '<svg class=\"bars\"' '$TMP/full.html' && [ \$(grep -o '<svg class=\"curve\"' '$TMP/full.html' | wc -l) -gt 60 ]"
+check "proc.ctxsw's working sets from 0 B on a linear axis" grep -q 'proc.ctxsw:2p by size (us, lower is better)' "$TMP/full.html"
+check "mem.tlb's pages are a count, not bytes" grep -q 'mem.tlb:pages by count (ns, log x axis' "$TMP/full.html"
+perl -MJSON::PP -e 'local $/; my $r = decode_json(<STDIN>); $r->{host}{hostname} = "vm2";
+	for my $b (@{$r->{benchmarks}}) { for my $m (@{$b->{metrics}}) { $_ *= 1.1 for @{$m->{samples}}; $m->{$_} *= 1.1 for qw(median min max mean) } }
+	print JSON::PP->new->encode($r)' <"$TMP/full.json" >"$TMP/full2.json"
+"$BAKEOFF" report --format html "$TMP/full.json" "$TMP/full2.json" >"$TMP/full12.html"
+svg_check "$TMP/full12.html" >"$TMP/svg.out"
+rc=$?
+check "two files: every chart sound ($(head -n 1 "$TMP/svg.out"))" [ "$rc" = 0 ]
+check "two files: grouped bars relative to the first, 1.10x" \
+	sh -c "grep -q 'proc.syscall.null relative to the first file' '$TMP/full12.html' && grep -q '(1.10x)</text>' '$TMP/full12.html'"
+
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$CHROMIUM" ]; then
 	skip "chromium not installed (Debian package chromium; .ci/run installs it): no rendering check"
