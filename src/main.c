@@ -54,8 +54,8 @@ static const char *const help_main =
 	"\n"
 	"BENCH is an id (mem.bw.copy), a prefix or group (mem.bw, mem), a personality\n"
 	"(lmbench), or a comma-separated list of those.\n"
-	"Exit status: 0 ok, 1 some benchmark failed, 2 usage error or bad input,\n"
-	"3 compare --strict refused unlike files, 130 interrupted.\n";
+	"Exit status: 0 ok, 1 some benchmark failed or the output could not be written,\n"
+	"2 usage error or bad input, 3 compare --strict refused unlike files, 130 interrupted.\n";
 
 static const char *const help_run =
 	"usage: bakeoff run [options] [BENCH...]\n"
