@@ -28,8 +28,10 @@ struct long_run {
 	uint64_t deadline;	/* time-based: end of the repetition */
 	uint64_t t_ramp;	/* --warmup DUR: when the ramp ended (0: not yet) */
 	double amount, amount_ramp;
-	/* the current interval */
-	uint64_t iv_t0;
+	/* the current interval, the one before it, and the first of this
+	 * repetition (an interval is never folded into another repetition's) */
+	uint64_t iv_t0, iv_prev_t0;
+	size_t iv_rep0;
 	double iv_amount0;
 	uint64_t measure_t0;	/* start of the first timed repetition */
 	/* intervals kept (growable) */
@@ -119,9 +121,22 @@ static void close_interval(struct long_run *lr, uint64_t now)
 	double amount = lr->amount - lr->iv_amount0;
 
 	/* At the end of a repetition, a sliver just after the last interval
-	 * closed is not an interval of its own. */
+	 * closed is not an interval of its own: without work it is dropped,
+	 * with some (the operations in flight when the time was up, as
+	 * disk.rand's jobs finish theirs) it is folded into the interval
+	 * before it; alone, 121 operations in 0.6 ms read as 200000 IOPS. */
 	if (now <= lr->iv_t0 || (amount <= 0 && now - lr->iv_t0 < lr->cfg->interval_ns / 2))
 		return;
+	if (now - lr->iv_t0 < lr->cfg->interval_ns / 4 && lr->niv > lr->iv_rep0) {
+		size_t k = lr->niv - 1;
+
+		lr->iv_amount[k] += amount;
+		lr->iv_t[k] = (double)(now - lr->measure_t0) / 1e9;
+		lr->iv_value[k] = figure(lr->lo, (double)(now - lr->iv_prev_t0), lr->iv_amount[k]);
+		lr->iv_t0 = now;
+		lr->iv_amount0 = lr->amount;
+		return;
+	}
 	if (lr->niv == lr->cap) {
 		size_t cap = lr->cap ? 2 * lr->cap : 64;
 		double *t = realloc(lr->iv_t, cap * sizeof(double));
@@ -143,6 +158,7 @@ static void close_interval(struct long_run *lr, uint64_t now)
 	lr->iv_amount[lr->niv] = amount;
 	lr->iv_value[lr->niv] = amount > 0 ? figure(lr->lo, (double)(now - lr->iv_t0), amount) : 0;
 	lr->niv++;
+	lr->iv_prev_t0 = lr->iv_t0;
 	lr->iv_t0 = now;
 	lr->iv_amount0 = lr->amount;
 }
@@ -283,6 +299,7 @@ static int one_rep(struct long_run *lr, struct harness_cpu *cpu_sum, double *val
 	}
 	harness_cpu(&c0);
 	lr->t0 = lr->iv_t0 = lr->last_arm = cfg->now();
+	lr->iv_rep0 = lr->niv;
 	if (lr->timed && !lr->measure_t0)
 		lr->measure_t0 = lr->t0;
 	lr->iv_amount0 = 0;

@@ -450,7 +450,7 @@ static double ax(double v, double lo, double hi, int lg, double len)
 static void svg_lines(size_t n, const struct series *sv,
 		      int logx, int logy, const char *xunit, const char *yunit, FILE *f)
 {
-	double xlo = 0, xhi = 0, ylo = 0, yhi = 0;
+	double xlo = 0, xhi = 0, ylo = 0, yhi = 0, last = 0;
 	size_t k, i, cnt = 0;
 	const double W = 440, H = 200, L = 56, B = 24, T = 20, R = 24;
 	int t;
@@ -490,9 +490,13 @@ static void svg_lines(size_t n, const struct series *sv,
 		double v = logx ? exp(log(xlo) + (log(xhi) - log(xlo)) * t / 4) : xlo + (xhi - xlo) * t / 4;
 		char b[32];
 
-		/* samples and counts are whole: the tick at a whole one */
-		if (xunit && (!strcmp(xunit, "count") || !strcmp(xunit, "sample")))
+		/* samples and counts are whole: the tick at a whole one, once */
+		if (xunit && (!strcmp(xunit, "count") || !strcmp(xunit, "sample"))) {
 			v = round(v);
+			if (t > 0 && v == last)
+				continue;
+			last = v;
+		}
 
 		if (xunit && strcmp(xunit, "bytes") == 0)
 			fmt_size(b, sizeof(b), (uint64_t)llround(v));
