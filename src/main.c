@@ -677,8 +677,9 @@ static int cmd_run(int argc, char **argv)
 	if (!to_stdout) {
 		if (result_from_json(json.p, json.len, &back, &off, err, sizeof(err)) == 0) {
 			const struct result *one = &back;
+			const struct report_format *fmt = report_format_find(pers ? pers->format : "text");
 
-			report_format_find(pers ? pers->format : "text")->render(&one, 1, 0, stdout);
+			(fmt ? fmt : report_formats)->render(&one, 1, 0, stdout);	/* [0]: text */
 			result_free(&back);
 		} else {
 			fprintf(stderr, "bakeoff: internal error: result does not read back: byte %zu: %s\n",

@@ -533,7 +533,7 @@ out:
 	return rc;
 }
 
-/* For the progress line: about fourteen tests' repetitions of --runtime
+/* For the progress line: about sixteen tests' repetitions of --runtime
  * or of --size at about 300 MB/s (the block and per-character ones,
  * seeks, the six file tests and the files' creation), as timed. */
 static double bonnie_estimate(const struct bench_opts *opt, const struct harness_cfg *cfg, double fig_s)
@@ -541,7 +541,7 @@ static double bonnie_estimate(const struct bench_opts *opt, const struct harness
 	double pass = (double)opt->disk_size / 300e6, rt = (double)opt->disk_runtime / 1e9;
 
 	(void)fig_s;
-	return 14.0 * (cfg->warmup_reps + (cfg->reps > 0 ? cfg->reps : 1)) * (pass < rt ? pass : rt);
+	return 16.0 * (cfg->warmup_reps + (cfg->reps > 0 ? cfg->reps : 1)) * (pass < rt ? pass : rt);
 }
 
 const struct bench bench_disk_bonnie = {

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "tap.h"
 #include "registry.h"
+#include "report/report.h"
 
 static size_t count(const unsigned char *sel)
 {
@@ -103,5 +104,9 @@ int main(void)
 		   "%s: better is %s", b->id, b->better == BETTER_HIGHER ? "higher" : "lower");
 	}
 	free(sel);
+	/* every personality prints through a row of the format table */
+	for (p = personalities; p->name; p++)
+		ok(report_format_find(p->format) != NULL, "personality %s: format %s is in the table",
+		   p->name, p->format);
 	return done_testing();
 }
