@@ -38,10 +38,12 @@ endif
 DEFS = -DBAKEOFF_CC='"$(CC)"' -DBAKEOFF_CFLAGS='"$(CFLAGS)"'
 ALL_CFLAGS = $(STD) $(WARN) $(CFLAGS) -Isrc -Isrc/core -MMD -MP
 
+# src/cli/ is the top floor (the verbs); its main.c holds main() and is
+# linked into the program only, the rest into the library the tests use.
 LIB_SRC  = $(wildcard src/core/*.c) $(wildcard src/bench/*.c) $(wildcard src/report/*.c) \
-	   $(wildcard src/net/*.c)
+	   $(wildcard src/net/*.c) $(filter-out src/cli/main.c,$(wildcard src/cli/*.c))
 LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o)
-MAIN_OBJ = $(BUILD)/src/main.o
+MAIN_OBJ = $(BUILD)/src/cli/main.o
 UNIT_SRC = $(wildcard tests/unit/t-*.c)
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 E2E      = $(wildcard tests/e2e/*.t)

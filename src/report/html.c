@@ -359,82 +359,104 @@ static void svg_lines(size_t n, const struct series *sv, int logx, int logy, con
  * and any drift or warm-up, at a glance), beside its median. */
 static void svg_samples(const struct result *r, const char *bench, const struct metric *m, FILE *f);
 
+/* A figure drawn in the benchmark's group chart: a main figure, not a
+ * curve point, not an intermediate one, not disk.seq's share of a ceiling. */
+static int grouped(const struct metric *m)
+{
+	char s[300];
+	double x;
+
+	return !m->detail && !report_curve_point(m->name, s, sizeof(s), &x) && !strstr(m->name, "% of ceiling");
+}
+
 /* Several files: one chart per benchmark, its figures in groups of one
  * bar per file, each bar the file's median over the first file's (the
  * baseline, 1.0 marked). */
-static void svg_group(const struct result *const *rs, size_t n, const struct bench_result *b0, FILE *f)
+static void svg_group(const struct result *const *rs, size_t n, const char *bench, FILE *f)
 {
 	const double L = 130, W = 300, R = 110, BH = 12, GAP = 10;
-	size_t j, k, rows = 0, groups = 0;
+	size_t j, k, q, rows = 0, groups = 0;
 	double max = 1.2, y = 4;
+	enum better better = BETTER_HIGHER;
+	int pass;
 
-	for (j = 0; j < b0->nmetrics; j++) {
-		const struct metric *m0 = &b0->metrics[j];
-		char s[300];
-		double x;
-
-		if (m0->detail || report_curve_point(m0->name, s, sizeof(s), &x) ||
-		    strstr(m0->name, "% of ceiling") || !(m0->st.median > 0))
-			continue;
-		groups++;
-		for (k = 0; k < n; k++) {
-			const struct metric *m = fig(rs[k], b0->id, m0->name);
-
-			rows += m != NULL;
-			if (m && isfinite(m->st.median) && m->st.median / m0->st.median > max)
-				max = m->st.median / m0->st.median;
+	/* pass 0 measures, pass 1 draws; each figure once, in the order the
+	 * files first have it, its baseline the first file with a median */
+	for (pass = 0; pass < 2; pass++) {
+		if (pass == 1) {
+			if (!groups)
+				return;
+			if (max > 20)
+				max = 20;	/* beyond, the bar is cut; its label says how far */
+			fputs("<figure><figcaption>", f);
+			report_html_esc(f, bench);
+			fprintf(f, " relative to the first file (1.0 = its median; %s is better)</figcaption>\n"
+				"<svg class=\"bars\" viewBox=\"0 0 %.0f %.0f\" role=\"img\">",
+				better == BETTER_HIGHER ? "longer" : "shorter", L + W + R,
+				rows * BH + groups * GAP + 8);
 		}
-	}
-	if (!groups)
-		return;
-	if (max > 20)
-		max = 20;	/* beyond, the bar is cut and its label says how far */
-	fputs("<figure><figcaption>", f);
-	report_html_esc(f, b0->id);
-	fputs(" relative to the first file (1.0 = its median; ", f);
-	fputs(b0->metrics[0].better == BETTER_HIGHER ? "longer is better)" : "shorter is better)", f);
-	fprintf(f, "</figcaption>\n<svg class=\"bars\" viewBox=\"0 0 %.0f %.0f\" role=\"img\">", L + W + R,
-		rows * BH + groups * GAP + 8);
-	for (j = 0; j < b0->nmetrics; j++) {
-		const struct metric *m0 = &b0->metrics[j];
-		char s[300];
-		double x;
+		for (q = 0; q < n; q++) {
+			const struct bench_result *b = result_bench(rs[q], bench);
 
-		if (m0->detail || report_curve_point(m0->name, s, sizeof(s), &x) ||
-		    strstr(m0->name, "% of ceiling") || !(m0->st.median > 0))
-			continue;
-		fprintf(f, "<text x=\"0\" y=\"%.1f\">", y + BH - 2);
-		report_html_esc(f, m0->name[0] ? m0->name : "(main)");
-		fputs("</text>", f);
-		for (k = 0; k < n; k++) {
-			const struct metric *m = fig(rs[k], b0->id, m0->name);
-			double ratio, w;
-			char lab[320];
+			for (j = 0; b && b->status == ST_OK && j < b->nmetrics; j++) {
+				const struct metric *m0 = &b->metrics[j], *base = NULL;
 
-			if (!m || !isfinite(m->st.median))
-				continue;
-			ratio = m->st.median / m0->st.median;
-			w = fmin(ratio, max) / max * W;
-			report_file_label(rs, n, k, lab, sizeof(lab));
-			fprintf(f, "<rect class=\"bar\" x=\"%.0f\" y=\"%.1f\" width=\"%.1f\" height=\"%.0f\" "
-				"fill=\"%s\"><title>", L, y, w, BH - 2, palette[k % PALETTE_N]);
-			report_html_esc(f, lab);
-			fputs(": ", f);
-			num(f, m->st.median);
-			fputc(' ', f);
-			report_html_esc(f, m->unit);
-			fprintf(f, "</title></rect><text class=\"tick\" x=\"%.1f\" y=\"%.1f\">", L + w + 3,
-				y + BH - 3);
-			num(f, m->st.median);
-			fprintf(f, " (%.2fx)</text>", ratio);
-			y += BH;
+				if (!grouped(m0) || !first_fig(rs, q, bench, m0->name))
+					continue;
+				for (k = 0; k < n && !base; k++)
+					if ((base = fig(rs[k], bench, m0->name)) && !(base->st.median > 0))
+						base = NULL;
+				if (pass == 0) {
+					groups++;
+					if (groups == 1)
+						better = m0->better;
+				} else {
+					fprintf(f, "<text x=\"0\" y=\"%.1f\">", y + BH - 2);
+					report_html_esc(f, m0->name[0] ? m0->name : "(main)");
+					fputs("</text>", f);
+				}
+				for (k = 0; k < n; k++) {
+					const struct metric *m = fig(rs[k], bench, m0->name);
+					double ratio, w;
+					char lab[320];
+
+					if (!m)
+						continue;
+					ratio = base && isfinite(m->st.median) ? m->st.median / base->st.median : NAN;
+					if (pass == 0) {
+						rows++;
+						if (ratio > max)
+							max = ratio;
+						continue;
+					}
+					w = isfinite(ratio) && ratio > 0 ? fmin(ratio, max) / max * W : 0;
+					report_file_label(rs, n, k, lab, sizeof(lab));
+					fprintf(f, "<rect class=\"bar\" x=\"%.0f\" y=\"%.1f\" width=\"%.1f\" "
+						"height=\"%.0f\" fill=\"%s\"><title>", L, y, w, BH - 2,
+						palette[k % PALETTE_N]);
+					report_html_esc(f, lab);
+					fputs(": ", f);
+					num(f, m->st.median);
+					fputc(' ', f);
+					report_html_esc(f, m->unit);
+					fprintf(f, "</title></rect><text class=\"tick\" x=\"%.1f\" y=\"%.1f\">",
+						L + w + 3, y + BH - 3);
+					num(f, m->st.median);
+					if (isfinite(ratio))
+						fprintf(f, " (%.2fx)", ratio);
+					fputs("</text>", f);
+					y += BH;
+				}
+				if (pass == 1)
+					y += GAP;
+			}
 		}
-		y += GAP;
 	}
 	fprintf(f, "<path class=\"axis\" d=\"M%.0f 2V%.1f\"/><path class=\"axis\" stroke-dasharray=\"3 2\" "
 		"d=\"M%.1f 2V%.1f\"/>", L, y, L + W / max, y);
 	fputs("</svg></figure>\n", f);
 }
+
 struct series {
 	double *x, *y;
 	size_t n;
@@ -720,7 +742,7 @@ static void charts(const struct result *const *rs, size_t n, FILE *f)
 					svg_samples(rs[0], qb->id, m, f);
 			}
 			if (n > 1 && rb)
-				svg_group(rs, n, rb, f);
+				svg_group(rs, n, b->id, f);
 			/* interval series of the main figures (and of the curve
 			 * points, whose detail flag is off, such as disk.seq's rates) */
 			for (q = k; rb && q < n; q++)

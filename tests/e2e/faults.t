@@ -27,12 +27,11 @@ ${CC:-cc} -fPIC -shared -o "$SHIM" tests/faults/faultinj.c -ldl 2>"$TMP/cc.err" 
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 export ASAN_OPTIONS
 
-# fault_case DESC BENCH FAULT FAULT_PATH WANT REASON [TODO]
+# fault_case DESC BENCH FAULT FAULT_PATH WANT REASON
 #   WANT ok or failed; REASON an extended regex the reason must match.
-#   TODO, when given, marks the status check as a known bug.
 n=0
 fault_case() {
-	_desc=$1 _bench=$2 _fault=$3 _path=$4 _want=$5 _why=$6 _todo=${7:-}
+	_desc=$1 _bench=$2 _fault=$3 _path=$4 _want=$5 _why=$6
 	n=$((n + 1))
 	S=$TMP/s$n
 	R=$TMP/r$n.json
@@ -50,18 +49,11 @@ fault_case() {
 	_st=$(status "$R" "$_bench" 2>/dev/null)
 	_reason=$(jget "$R" "(bench('$_bench') // {})->{reason} // ''" 2>/dev/null)
 	diag "$_desc: exit $_rc, $_bench $_st${_reason:+: $_reason}"
-	if [ "$_st" = "$_want" ]; then
-		ok 0 "$_desc: $_bench ends $_want"
-	elif [ -n "$_todo" ]; then
-		T=$((T + 1))
-		echo "not ok $T - $_desc: $_bench ends $_want # TODO $_todo"
-	else
-		ok 1 "$_desc: $_bench ends $_want (got '$_st')"
-	fi
+	check "$_desc: $_bench ends $_want (got '$_st')" [ "$_st" = "$_want" ]
 	if [ "$_want" = failed ]; then
 		check "$_desc: with its reason" sh -c "printf '%s' \"\$1\" | grep -Eq -- \"\$2\"" _ "$_reason" "$_why"
 		check "$_desc: exit 1" [ "$_rc" -eq 1 ]
-	elif [ -z "$_todo" ]; then
+	else
 		check "$_desc: exit 0" [ "$_rc" -eq 0 ]
 	fi
 	check "$_desc: no scratch left" [ -z "$(ls -A "$S")" ]

@@ -189,6 +189,7 @@ count_in() { grep -o "$1" "$2" | wc -l | tr -d ' '; }
 got="$(count_in 'rect class="bar"' "$TMP/r.html") $(count_in 'circle class="pt"' "$TMP/r.html")"
 diag "bars points: expected $expect, in the page $got"
 check "html: as many SVG bars and points as the data" [ "$got" = "$expect" ]
+[ "$got" = "$expect" ] || { echo "# bars points: expected $expect, in the page $got" >&2; cp "$TMP/a.json" "$TMP/b.json" "${TMPDIR:-/tmp}/" 2>/dev/null; }
 check "html: the mem.lat curve on log axes" grep -q 'mem.lat:rand by size (ns, log axes' "$TMP/r.html"
 check "html: disk.seq's block-size curve" grep -q 'disk.seq:write by size' "$TMP/r.html"
 if [ "$(jget "$TMP/a.json" 'my $m = metric("net.tcp.bw"); $m && $m->{intervals} ? scalar @{$m->{intervals}{value}} : 0')" -ge 3 ]; then

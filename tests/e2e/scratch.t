@@ -6,20 +6,6 @@
 # scratch_reap_stale() directly; this one checks the CLI wiring.)
 . tests/e2e/lib.sh
 
-
-# check_reap DESCRIPTION CMD... — check, under the TODO above
-check_reap() {
-	_d=$1
-	shift
-	T=$((T + 1))
-	if "$@"; then
-		echo "ok $T - $_d"
-	else
-		echo "not ok $T - $_d${TODO_REAP:-}"
-		[ -n "${TODO_REAP:-}" ] || FAILED=$((FAILED + 1))
-	fi
-}
-
 S=$TMP/tmp
 mkdir "$S"
 # A real run killed in the middle of a benchmark that writes a file.
@@ -51,9 +37,9 @@ echo data >"$S/bakeoff.$dead.nomark/f"
 
 TMPDIR=$S "$BAKEOFF" run proc.syscall.null --quick -q -o "$TMP/r.json" >/dev/null 2>"$TMP/err"
 ok $? "the next run succeeds"
-check_reap "the killed run's directory is removed" test ! -e "$killed"
-check_reap "the stale fake is removed" test ! -e "$S/bakeoff.$dead.stale1"
-check_reap "stderr says so, naming the directory and the process" \
+check "the killed run's directory is removed" test ! -e "$killed"
+check "the stale fake is removed" test ! -e "$S/bakeoff.$dead.stale1"
+check "stderr says so, naming the directory and the process" \
 	grep -q "^bakeoff: removed stale scratch directory $killed left by process $pid\$" "$TMP/err"
 check "the lookalike without a marker is kept" test -f "$S/bakeoff.$dead.nomark/f"
 check "a live process's directory is kept" test -f "$S/bakeoff.$$.alive1/.bakeoff-scratch"

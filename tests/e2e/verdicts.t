@@ -105,11 +105,15 @@ diag "of $clean clean trials: within noise $same, slower $slower; $nbusy more bu
 # moves by up to 22% between consecutive runs at times, with nothing else
 # running and no steal: the host's other guests). Trials that are not are
 # printed above but not counted: a test may not check what load can invert.
-if [ "$clean" -ge 20 ]; then
-	check "work 100 against work 100: within noise in $same of 20 clean trials (at least 19)" [ "$same" -ge 19 ]
-	check "work 100 against work 110: slower in $slower of 20 clean trials (at least 19)" [ "$slower" -ge 19 ]
+# Judged from as many clean trials as there were, 8 at least: one miss in
+# 20 allowed (19 of 20 clean trials, 7 of 8); fewer than 8 clean trials in
+# 100 (a machine busy all along, as beside CI's busy loop) is a visible skip.
+if [ "$clean" -ge 8 ]; then
+	need=$((clean - (clean + 19) / 20))
+	check "work 100 against work 100: within noise in $same of $clean clean trials (at least $need)" [ "$same" -ge "$need" ]
+	check "work 100 against work 110: slower in $slower of $clean clean trials (at least $need)" [ "$slower" -ge "$need" ]
 	# a miss reaches the CI log with every trial's verdicts and spreads
-	[ "$same" -ge 19 ] && [ "$slower" -ge 19 ] || echo "# trials: $seen" >&2
+	[ "$same" -ge "$need" ] && [ "$slower" -ge "$need" ] || echo "# trials: $seen" >&2
 else
 	skip "only $clean of $i trials clean (busy, or speed drifting over 3% between runs): rates not judged"
 	skip "only $clean of $i trials clean (largest run-to-run CV ${maxdrift:-0}%)"

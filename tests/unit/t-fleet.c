@@ -6,7 +6,7 @@
 #include <string.h>
 #include "tap.h"
 #include "buf.h"
-#include "fleet.h"
+#include "cli/fleet.h"
 
 /* What sh makes of `printf %s WORD`: the word back, or NULL. */
 static char *through_sh(const char *word)

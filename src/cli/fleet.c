@@ -50,7 +50,8 @@
 #include <unistd.h>
 #include "buf.h"
 #include "clock.h"
-#include "fleet.h"
+#include "cli/cli.h"
+#include "cli/fleet.h"
 #include "options.h"
 #include "registry.h"
 #include "result.h"
@@ -1714,4 +1715,11 @@ done:
 	free(f->h);
 	free(f);
 	return rc;
+}
+
+const char *cli_self;	/* set by main(): the file --push copies */
+
+int cmd_fleet(int argc, char **argv)
+{
+	return fleet_main(argc, argv, cli_self);
 }

@@ -38,7 +38,7 @@
 #include "report/report.h"
 #include "result.h"
 #include "scratch.h"
-#include "timecmd.h"
+#include "cli/cli.h"
 #include "units.h"
 
 const char timecmd_help[] =

@@ -1,61 +1,29 @@
-/* main.c — the command line: verbs, options, exit codes. It only wires the
- * core, the benchmarks and the renderers together.
- * Exit status: 0 all went well, 1 a benchmark failed, 2 bad usage or
- * input, 130 interrupted (the finished results are still saved). */
+/* run.c — `bakeoff run`: its options (the fixed ones here, the benchmarks'
+ * from the options table), the run itself — claim the result file, make
+ * the scratch directories, measure every selected benchmark in a process
+ * of its own with a progress line, save after each, render the table —
+ * and `bakeoff help BENCH`. */
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "cli/cli.h"
 #include "core/clock.h"
-#include "core/fleet.h"
 #include "core/guard.h"
 #include "core/harness.h"
 #include "core/options.h"
-#include "core/out.h"
 #include "core/registry.h"
 #include "core/result.h"
 #include "core/scratch.h"
 #include "core/sysinfo.h"
-#include "core/timecmd.h"
 #include "core/units.h"
 #include "net/server.h"
-#include "report/compare.h"
 #include "report/report.h"
 #include "bench/disk.h"
-
-#define EXIT_FAILED 1
-#define EXIT_USAGE 2
-#define EXIT_INTERRUPTED 130
-
-#define usage_error opt_usage_error	/* one line on stderr, exit 2 */
-
-static const char *const help_main =
-	"usage: bakeoff VERB [options] [args]\n"
-	"\n"
-	"Measure this machine (CPU, memory, processes, IPC, ...) and compare fairly.\n"
-	"\n"
-	"verbs:\n"
-	"  run [BENCH...]     run benchmarks (all when none named); writes a result file\n"
-	"  list [BENCH...]    list benchmarks, their units and whether they can run here\n"
-	"  report FILE        print a result file again (text, json, lmbench, ttcp)\n"
-	"  chart FILE...      ASCII bar charts of result files (--metric ID...)\n"
-	"  compare A B [...]  compare result files: ratios, 95% CIs, verdicts, fairness\n"
-	"  sysinfo            describe this machine as a result file would\n"
-	"  serve              be the network peer of `run net --peer HOST`\n"
-	"  time -- COMMAND    time a command (csh time lines, medians, a result file)\n"
-	"  fleet -H HOSTS -- run ...  the same run on many hosts over ssh, then compare\n"
-	"  version            print the version and how bakeoff was built\n"
-	"  help VERB          help on one verb (same as bakeoff VERB --help)\n"
-	"\n"
-	"BENCH is an id (mem.bw.copy), a prefix or group (mem.bw, mem), a personality\n"
-	"(lmbench), or a comma-separated list of those.\n"
-	"Exit status: 0 ok, 1 some benchmark failed or the output could not be written,\n"
-	"2 usage error or bad input, 3 compare --strict refused unlike files, 130 interrupted.\n";
 
 static const char *const help_run =
 	"usage: bakeoff run [options] [BENCH...]\n"
@@ -86,15 +54,16 @@ static const char *const help_units =
 	"\nSIZE is a whole number of bytes with an optional binary suffix: 512, 4k, 1M,\n"
 	"2G, 1T (k = 1024). DUR is a number with a unit: 500us, 10ms, 2s, 1m, 1h.\n";
 
-static void print_run_help(void)
+void print_run_help(void)
 {
 	fputs(help_run, stdout);
 	opt_print_help(stdout, NULL);
 	fputs(help_units, stdout);
 }
 
+
 /* bakeoff help BENCH: what it measures and the options it reads. */
-static int bench_help(const char *word)
+int bench_help(const char *word)
 {
 	const struct bench *b = registry_find(word);
 
@@ -108,148 +77,6 @@ static int bench_help(const char *word)
 	return 0;
 }
 
-static const char *const help_list =
-	"usage: bakeoff list [BENCH...]\n"
-	"\n"
-	"List benchmarks: id, title, unit and whether each can run here (with the\n"
-	"reason when it cannot). Personalities are listed at the end.\n";
-
-static const char *const help_report =
-	"usage: bakeoff report [--format FMT] [--all] FILE...\n"
-	"\n"
-	"Render result files again. --all adds to the text table every curve point\n"
-	"and intermediate figure (mem.lat's curve, proc.ctxsw's uncorrected times, ...).\n"
-	"A malformed, truncated or wrong-schema file exits 2 naming the byte offset;\n"
-	"so does a file without the benchmark a format shows (ttcp: net.tcp.bw).\n"
-	"FILE - reads standard input (bakeoff run -o - ... | bakeoff report -);\n"
-	"anything else must be a regular file of at most 256 MiB. See docs/reports.md.\n"
-	"\nFMT is one of:\n";
-
-static void print_report_help(void)
-{
-	const struct report_format *f;
-
-	fputs(help_report, stdout);
-	for (f = report_formats; f->name; f++)
-		printf("  %-10s %s%s\n", f->name, f->help, f->one_file ? " (one FILE)" : "");
-}
-
-static const char *const help_chart =	/* issue 12 */
-	"usage: bakeoff chart [--metric ID]... FILE...\n"
-	"\n"
-	"Draw ASCII bar charts of result files, one symbol per file with a legend,\n"
-	"within 80 columns: curves (disk.seq by block size, mem.lat by size) as\n"
-	"vertical bars like the 2003 NetBSD report's, other figures as horizontal\n"
-	"bars with their value and what limited them. --metric ID (repeatable)\n"
-	"keeps benchmarks or figures whose id starts with ID (disk.seq,\n"
-	"mem.lat:rand, mem.bw.read:frd); without it every main figure and curve.\n"
-	"Same as bakeoff report --format chart. Exit 2 when nothing matches.\n";
-
-static const char *const help_sysinfo =
-	"usage: bakeoff sysinfo [--json]\n"
-	"\n"
-	"Describe this machine: OS, kernel, CPU, caches, memory, virtualization and\n"
-	"how bakeoff was built. --json prints the \"host\" object of a result file.\n";
-
-/* ---- serve (net) ---- */
-static const char *const help_serve =
-	"usage: bakeoff serve [--listen ADDR[:PORT]] [--once] [--token SECRET]\n"
-	"                     [--max-clients N]\n"
-	"\n"
-	"Serve the network benchmarks of `bakeoff run net --peer HOST` (see\n"
-	"docs/protocol.md). One line per test served goes to stderr; SIGTERM or\n"
-	"SIGINT stops it cleanly.\n"
-	"\n"
-	"  --listen ADDR[:PORT]  numeric address to listen on (default 127.0.0.1:5511;\n"
-	"                        IPv6 as [::1]:5511; 0.0.0.0 exposes it to the network)\n"
-	"  --once                serve one client, then exit\n"
-	"  --token SECRET        refuse clients that do not present SECRET\n"
-	"                        (1 to 64 of A-Z a-z 0-9 . _ -)\n"
-	"  --max-clients N       sessions at once, 1 to 256 (default 4); more are refused\n"
-	"\n"
-	"Exit status: 0 stopped by a signal (or --once done), 2 bad usage or the\n"
-	"address cannot be listened on (in use, not local).\n";
-
-static int cmd_serve(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "listen", required_argument, NULL, 'l' }, { "once", no_argument, NULL, 'o' },
-		{ "token", required_argument, NULL, 't' }, { "max-clients", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
-	struct serve_cfg cfg = { "127.0.0.1:5511", NULL, 4, 0, stderr, -1, -1 };
-	char err[300];
-	long n;
-	int c;
-
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'h': fputs(help_serve, stdout); return 0;
-		case 'l': cfg.listen = optarg; break;
-		case 'o': cfg.once = 1; break;
-		case 't':
-			if (!proto_word_ok(optarg))
-				return usage_error("invalid value for --token: expected 1 to 64 of "
-						   "A-Z a-z 0-9 . _ -");
-			cfg.token = optarg;
-			break;
-		case 'm':
-			if (parse_uint(optarg, 1, 256, &n) < 0)
-				return usage_error("invalid value '%s' for --max-clients: expected a "
-						   "whole number from 1 to 256", optarg);
-			cfg.max_clients = (int)n;
-			break;
-		case ':':
-			return usage_error("serve: option '%s' needs a value (see bakeoff serve --help)",
-					   argv[optind - 1]);
-		default:
-			return usage_error("serve: unknown option '%s' (see bakeoff serve --help)",
-					   argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return usage_error("serve: unexpected argument '%s'", argv[optind]);
-	setvbuf(stderr, NULL, _IOLBF, 0);
-	if (net_serve(&cfg, err, sizeof(err)) < 0)
-		return usage_error("%s", err);
-	return 0;
-}
-
-static const char *const help_help =
-	"usage: bakeoff help [VERB | BENCH]\n\nHelp on a verb (same as bakeoff VERB --help), or on one benchmark: what it\n"
-	"measures and the options it reads.\n";
-
-static const char *const help_version =
-	"usage: bakeoff version\n\nPrint the version, compiler and flags bakeoff was built with.\n";
-
-static const struct {
-	const char *verb;
-	const char *help;
-} helps[] = {
-	{ "run", NULL }, { "list", help_list }, { "report", NULL },
-	{ "sysinfo", help_sysinfo }, { "version", help_version }, { "help", help_help },
-	{ "serve", help_serve },
-	{ "time", timecmd_help },
-	{ "chart", help_chart },	/* issue 12 */
-	{ "compare", compare_help },
-	{ "fleet", fleet_help },
-	{ NULL, NULL },
-};
-
-static const char *verb_help(const char *verb)
-{
-	int i;
-
-	for (i = 0; helps[i].verb; i++)
-		if (strcmp(helps[i].verb, verb) == 0)
-			return helps[i].help;
-	return NULL;
-}
-
-
-/* ---- run ---- */
 
 struct run_args {
 	const char *output;
@@ -465,7 +292,7 @@ static int save_now(struct result *r, const char *path, char *err, size_t errlen
 	return rc;
 }
 
-static int cmd_run(int argc, char **argv)
+int cmd_run(int argc, char **argv)
 {
 	struct run_args a = { 0 };
 	struct harness h;
@@ -694,289 +521,3 @@ static int cmd_run(int argc, char **argv)
 	return rc;
 }
 
-/* ---- list ---- */
-
-static int cmd_list(int argc, char **argv)
-{
-	const struct personality *pers;
-	struct bench_opts opt = { .mem_size = 64 << 20, .parallel = 1 };
-	unsigned char *sel = calloc(registry_count, 1);
-	char err[512];
-	size_t i;
-	int k;
-
-	if (!sel)
-		return usage_error("out of memory");
-	for (k = 1; k < argc; k++) {
-		if (strcmp(argv[k], "-h") == 0 || strcmp(argv[k], "--help") == 0) {
-			fputs(help_list, stdout);
-			free(sel);
-			return 0;
-		}
-		if (argv[k][0] == '-') {
-			free(sel);
-			return usage_error("list: unknown option '%s' (see bakeoff list --help)", argv[k]);
-		}
-	}
-	if (registry_select(argc - 1, argv + 1, sel, &pers, err, sizeof(err)) < 0) {
-		free(sel);
-		return usage_error("%s", err);
-	}
-	printf("%-24s %-36s %-6s %s\n", "id", "title", "unit", "runs here");
-	for (i = 0; i < registry_count; i++) {
-		const struct bench *b = registry[i];
-		struct bench_ctx ctx = { .b = b, .opt = &opt };
-
-		if (!sel[i])
-			continue;
-		if (b->supported && b->supported(&ctx) < 0)
-			printf("%-24s %-36s %-6s no: %s\n", b->id, b->title, b->unit,
-			       ctx.reason[0] ? ctx.reason : "unsupported");
-		else
-			printf("%-24s %-36s %-6s yes\n", b->id, b->title, b->unit);
-	}
-	printf("\npersonalities:");
-	for (k = 0; personalities[k].name; k++)
-		printf(" %s (%s)", personalities[k].name, personalities[k].title);
-	putchar('\n');
-	free(sel);
-	return 0;
-}
-
-/* ---- report ---- */
-
-static int cmd_report(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const struct report_format *fmt = report_format_find("text");
-	const struct result **ptrs;
-	struct result *rs;
-	char err[600];
-	int c, k, n, rc = 0, all = 0;
-
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":haf:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'h': print_report_help(); return 0;
-		case 'a': all = 1; break;
-		case 'f':
-			if (!(fmt = report_format_find(optarg))) {
-				report_format_names(err, sizeof(err));
-				return usage_error("invalid value '%s' for --format: expected %s", optarg, err);
-			}
-			break;
-		case ':':
-			return usage_error("report: option '%s' needs a value (see bakeoff report --help)",
-					   argv[optind - 1]);
-		default:
-			return usage_error("report: bad option '%s' (see bakeoff report --help)",
-					   argv[optind - 1]);
-		}
-	}
-	n = argc - optind;
-	if (n < 1)
-		return usage_error("report: expected a result FILE (see bakeoff report --help)");
-	for (k = 0, c = 0; k < n; k++)
-		c += strcmp(argv[optind + k], "-") == 0;
-	if (c > 1)
-		return usage_error("report: standard input (-) can be read only once");
-	rs = calloc((size_t)n, sizeof(*rs));
-	ptrs = calloc((size_t)n, sizeof(*ptrs));
-	if (!rs || !ptrs) {
-		free(rs), free(ptrs);
-		return usage_error("out of memory");
-	}
-	for (k = 0; k < n && rc == 0; k++) {
-		if (result_load(argv[optind + k], &rs[k], err, sizeof(err)) < 0)
-			rc = usage_error("%s", err);
-		ptrs[k] = &rs[k];
-	}
-	if (rc == 0 && report_format_check(fmt, ptrs, (const char *const *)argv + optind, (size_t)n, err,
-					   sizeof(err)) < 0)
-		rc = usage_error("%s", err);
-	if (rc == 0)
-		fmt->render(ptrs, (size_t)n, all, stdout);
-	for (k = 0; k < n; k++)
-		result_free(&rs[k]);
-	free(rs);
-	free(ptrs);
-	return rc;
-}
-
-/* ---- chart (issue 12) ---- */
-
-static int cmd_chart(int argc, char **argv)
-{
-	const char **ids = calloc((size_t)argc + 1, sizeof(*ids));
-	const struct result **ptrs = calloc((size_t)argc + 1, sizeof(*ptrs));
-	struct result *rs = calloc((size_t)argc + 1, sizeof(*rs));
-	char err[600];
-	int k, n = 0, nid = 0, rc = 0, stdin_used = 0;
-
-	if (!ids || !ptrs || !rs) {
-		free(ids), free(ptrs), free(rs);
-		return usage_error("out of memory");
-	}
-	for (k = 1; k < argc && rc == 0; k++) {
-		const char *a = argv[k];
-
-		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			fputs(help_chart, stdout);
-			goto out;
-		} else if (strcmp(a, "--metric") == 0 || strcmp(a, "-m") == 0) {
-			if (k + 1 >= argc)
-				rc = usage_error("chart: option '%s' needs a value (see bakeoff chart --help)", a);
-			else
-				ids[nid++] = argv[++k];
-		} else if (strncmp(a, "--metric=", 9) == 0) {
-			ids[nid++] = a + 9;
-		} else if (a[0] == '-' && a[1]) {
-			rc = usage_error("chart: bad option '%s' (see bakeoff chart --help)", a);
-		} else {
-			if (strcmp(a, "-") == 0 && stdin_used++)
-				rc = usage_error("chart: standard input (-) can be read only once");
-			else if (result_load(a, &rs[n], err, sizeof(err)) < 0)
-				rc = usage_error("%s", err);
-			else
-				ptrs[n] = &rs[n], n++;
-		}
-	}
-	if (rc == 0 && n == 0)
-		rc = usage_error("chart: expected a result FILE (see bakeoff chart --help)");
-	if (rc == 0 && report_chart(ptrs, (size_t)n, ids, (size_t)nid, stdout) == 0)
-		rc = usage_error("chart: nothing to chart%s", nid ? ": no figure matches --metric" : "");
-out:
-	for (k = 0; k < n; k++)
-		result_free(&rs[k]);
-	free(ids), free(ptrs), free(rs);
-	return rc;
-}
-
-/* ---- fleet ---- */
-
-static const char *prog_name;	/* main's argv[0]: the file fleet --push copies */
-
-static int cmd_fleet(int argc, char **argv)
-{
-	return fleet_main(argc, argv, prog_name);
-}
-
-/* ---- sysinfo, version ---- */
-
-static int cmd_sysinfo(int argc, char **argv)
-{
-	struct sysinfo si;
-	int json = 0, k;
-
-	for (k = 1; k < argc; k++) {
-		if (strcmp(argv[k], "-h") == 0 || strcmp(argv[k], "--help") == 0) {
-			fputs(help_sysinfo, stdout);
-			return 0;
-		} else if (strcmp(argv[k], "--json") == 0) {
-			json = 1;
-		} else {
-			return usage_error("sysinfo: unknown argument '%s' (see bakeoff sysinfo --help)",
-					   argv[k]);
-		}
-	}
-	sysinfo_read(&si);
-	if (json) {
-		struct buf b = { 0 };
-		struct jw w;
-
-		jw_init(&w, &b);
-		jw_obj_begin(&w, NULL);
-		sysinfo_write_json(&si, &w);
-		jw_obj_end(&w);
-		printf("%s\n", b.p);
-		buf_free(&b);
-	} else {
-		sysinfo_print(&si, stdout);
-	}
-	return 0;
-}
-
-static int cmd_version(int argc, char **argv)
-{
-	struct sysinfo si;
-
-	if (argc > 1 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
-		fputs(help_version, stdout);
-		return 0;
-	}
-	if (argc > 1)
-		return usage_error("version: unexpected argument '%s'", argv[1]);
-	sysinfo_read(&si);
-	printf("bakeoff %s\ncompiler %s\ncflags %s\n", si.version, si.compiler, si.cflags);
-	return 0;
-}
-
-static int dispatch(int argc, char **argv)
-{
-	static const struct {
-		const char *verb;
-		int (*fn)(int, char **);
-	} verbs[] = {
-		{ "run", cmd_run }, { "list", cmd_list }, { "report", cmd_report },
-		{ "sysinfo", cmd_sysinfo }, { "version", cmd_version }, { "serve", cmd_serve },
-		{ "time", timecmd_main },
-		{ "chart", cmd_chart },	/* issue 12 */
-		{ "compare", compare_main },
-		{ "fleet", cmd_fleet },
-		{ NULL, NULL },
-	};
-	int i;
-
-	if (argc < 2) {
-		fputs(help_main, stderr);
-		return EXIT_USAGE;
-	}
-	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-		fputs(help_main, stdout);
-		return 0;
-	}
-	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)
-		return cmd_version(1, argv);
-	if (strcmp(argv[1], "help") == 0) {
-		const char *h;
-
-		if (argc < 3) {
-			fputs(help_main, stdout);
-			return 0;
-		}
-		if (strcmp(argv[2], "run") == 0) {
-			print_run_help();
-			return 0;
-		}
-		if (strcmp(argv[2], "report") == 0) {
-			print_report_help();
-			return 0;
-		}
-		h = verb_help(argv[2]);
-		if (h) {
-			fputs(h, stdout);
-			return 0;
-		}
-		if (bench_help(argv[2]) == 0)
-			return 0;
-		return usage_error("help: '%s' is neither a verb (run list report chart compare fleet sysinfo serve time version help) "
-				   "nor a benchmark id (bakeoff list)", argv[2]);
-	}
-	for (i = 0; verbs[i].verb; i++)
-		if (strcmp(argv[1], verbs[i].verb) == 0)
-			return verbs[i].fn(argc - 1, argv + 1);
-	return usage_error("unknown verb '%s' (verbs: run list report chart compare fleet sysinfo serve time version; "
-			   "see bakeoff --help)", argv[1]);
-}
-
-int main(int argc, char **argv)
-{
-	prog_name = argv[0];
-	return out_finish(dispatch(argc, argv));
-}
