@@ -739,3 +739,25 @@ void disk_workers_record(struct bench_ctx *ctx, const struct disk_workers *ws, c
 		br->metrics[i].per_copy[k] = ws->secs[k] > 0 ? ws->bytes[k] / ws->secs[k] / scale : 0;
 	br->metrics[i].ncopies = (size_t)ws->nlast;
 }
+
+/* The disk group's contract: --file-min at most --file-max (disk_check);
+ * a scratch directory under each --dir entry,
+ * room checked (disk_prepare); a directory on tmpfs is a finding
+ * (disk_guard); no "during" findings (the kernel's writeback threads work
+ * for the benchmark); a figure's low %CPU means the device. */
+static int disk_check(struct bench_opts *opt, char *err, size_t errlen)
+{
+	char lo[32], hi[32];
+
+	if (opt->disk_file_min <= opt->disk_file_max)
+		return 0;
+	fmt_size(lo, sizeof(lo), opt->disk_file_min);
+	fmt_size(hi, sizeof(hi), opt->disk_file_max);
+	snprintf(err, errlen, "--file-min %s is above --file-max %s", lo, hi);
+	return -1;
+}
+
+const struct bench_group group_disk = {
+	.name = "disk", .flags = GROUP_NO_DURING_GUARD | GROUP_IO,
+	.begin = disk_check, .prepare = disk_prepare, .guard = disk_guard,
+};

@@ -386,7 +386,7 @@ static int scale_run(struct bench_ctx *ctx) { return stream_family(ctx, 1u << K_
 static int add_run(struct bench_ctx *ctx) { return stream_family(ctx, 1u << K_ADD); }
 static int triad_run(struct bench_ctx *ctx) { return stream_family(ctx, 1u << K_TRIAD); }
 
-#define STREAM_FAMILY .family = "mem.stream", .family_run = stream_family
+#define STREAM_FAMILY .family = "mem.stream", .family_run = stream_family, .own_size = 1
 
 const struct bench bench_mem_stream_copy = {
 	.id = "mem.stream.copy", .group = "mem", .title = "STREAM Copy (c = a)",

@@ -1262,6 +1262,13 @@ static int read_hosts_file(struct fleet *f, const char *path)
 	return rc;
 }
 
+/* A benchmark run per pair of hosts (its group's GROUP_PAIRED: net), not
+ * per host. */
+static int paired(const struct bench *b)
+{
+	return (registry_group_flags(b->group) & GROUP_PAIRED) != 0;
+}
+
 /* Split `run ARGS` into the host phase's and the network pairs' argument
  * lists, checking every option and benchmark name here first. */
 static int split_run_args(struct fleet *f, int argc, char **argv)
@@ -1348,7 +1355,7 @@ static int split_run_args(struct fleet *f, int argc, char **argv)
 	for (k = 0; k < registry_count; k++) {
 		if (!sel[k])
 			continue;
-		if (strcmp(registry[k]->group, "net") == 0)
+		if (paired(registry[k]))
 			nnet++;
 		else
 			nhost++;
@@ -1374,7 +1381,7 @@ static int split_run_args(struct fleet *f, int argc, char **argv)
 			int read = !opts[i].d;	/* --quick, --dir, --runs: everyone's */
 
 			for (k = 0; k < registry_count && !read; k++)
-				read = sel[k] && (strcmp(registry[k]->group, "net") == 0) == part &&
+				read = sel[k] && paired(registry[k]) == part &&
 				       opt_read_by(opts[i].d, registry[k]);
 			if (!read)
 				continue;
@@ -1387,7 +1394,7 @@ static int split_run_args(struct fleet *f, int argc, char **argv)
 				(*dst)[n++] = pos[i];
 		} else {
 			for (k = 0; k < registry_count; k++)
-				if (sel[k] && (strcmp(registry[k]->group, "net") == 0) == part)
+				if (sel[k] && paired(registry[k]) == part)
 					buf_printf(&ids, "%s%s", ids.len ? "," : "", registry[k]->id);
 			if (!ids.p) {
 				rc = usage("out of memory");

@@ -12,18 +12,15 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli/cli.h"
-#include "core/clock.h"
-#include "core/guard.h"
 #include "core/harness.h"
 #include "core/options.h"
 #include "core/registry.h"
 #include "core/result.h"
+#include "core/run.h"
 #include "core/scratch.h"
 #include "core/sysinfo.h"
 #include "core/units.h"
-#include "net/server.h"
 #include "report/report.h"
-#include "bench/disk.h"
 
 static const char *const help_run =
 	"usage: bakeoff run [options] [BENCH...]\n"
@@ -182,342 +179,52 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 	return 0;
 }
 
-/* One line per benchmark on a terminal: while it runs, its number and the
- * estimated time left (eta_left); when it is done, the line is rewritten
- * with its main figure and how long it took. */
-static void progress(const struct run_args *a, int tty, size_t k, size_t total,
-		     const struct bench_result *br, const char *id, double left)
+/* The table a run prints: its personality's format, else the text table,
+ * from the format table (report/formats.c). */
+static void render_table(const struct result *r, FILE *f, void *ctx)
 {
-	if (a->lines) {	/* one whole line per event, for a program to read */
-		if (br)
-			fprintf(stderr, "bakeoff: progress %zu/%zu %s %s\n", k + 1, total, id,
-				status_name(br->status));
-		else
-			fprintf(stderr, "bakeoff: progress %zu/%zu %s running\n", k + 1, total, id);
-		fflush(stderr);
-		return;
-	}
-	if (a->quiet || !tty)
-		return;
-	if (!br) {
-		fprintf(stderr, "[%zu/%zu] %-26s ... about %.0f s left", k + 1, total, id, left);
-		fflush(stderr);
-		return;
-	}
-	fprintf(stderr, "\r\033[K[%zu/%zu] %-26s", k + 1, total, id);
-	if (br->status == ST_OK && br->nmetrics) {
-		char v[32];
+	const struct personality *pers = ctx;
+	const struct report_format *fmt = report_format_find(pers ? pers->format : "text");
 
-		fmt_num(v, sizeof(v), br->metrics[0].st.median);
-		fprintf(stderr, " %10s %-5s", v, br->metrics[0].unit);
-	} else {
-		fprintf(stderr, " %s", status_name(br->status));
-	}
-	fprintf(stderr, " (%.1f s)\n", br->wall_s);
-}
-
-/* The selected benchmarks measured together with selected benchmark i,
- * in registry order, into mem: i's family when two or more of it are
- * selected (see struct bench's family_run), else i alone. Returns how many. */
-static size_t family_of(const unsigned char *sel, size_t i, size_t *mem)
-{
-	const struct bench *b = registry[i];
-	size_t j, n = 0;
-
-	for (j = 0; b->family_run && j < registry_count && n < 32; j++)
-		if (sel[j] && registry[j]->family_run == b->family_run)
-			mem[n++] = j;
-	if (n < 2) {
-		mem[0] = i;
-		n = 1;
-	}
-	return n;
-}
-
-/* A family's benchmarks, measured in one process: one result whose
- * figures and params result_take_member() hands to each. */
-static const struct bench *family_lead;
-static unsigned family_members;
-
-static int family_trampoline(struct bench_ctx *ctx)
-{
-	return family_lead->family_run(ctx, family_members);
-}
-
-static void run_family(struct harness *h, const struct bench_opts *opt, const size_t *mem, size_t nmem,
-		       struct bench_result *fam)
-{
-	const struct bench *b = registry[mem[0]];
-	struct bench fb = { .id = b->family, .group = b->group, .title = b->family, .unit = b->unit,
-			    .better = b->better, .kind = b->kind, .run = family_trampoline };
-	size_t j, m, pos = 0;
-
-	family_members = 0;
-	family_lead = b;
-	/* bit: the member's place among all of its family's benchmarks */
-	for (j = 0, m = 0; j < registry_count; j++)
-		if (registry[j]->family_run == b->family_run) {
-			if (m < nmem && mem[m] == j) {
-				family_members |= 1u << pos;
-				m++;
-			}
-			pos++;
-		}
-	fam->id = strdup(fb.id);
-	fam->group = strdup(fb.group);
-	fam->title = strdup(fb.title);
-	harness_run_isolated(h, &fb, opt, fam);
-}
-
-/* The directory the scratch directory goes under, as scratch_create()
- * chooses it, for messages and the free-space check. */
-static const char *scratch_parent(const char *dir)
-{
-	const char *t = getenv("TMPDIR");
-
-	return dir && *dir ? dir : t && *t ? t : "/tmp";
-}
-
-/* Save the result as it stands (marked incomplete: the run goes on), over
- * the file this run claimed; result_deliver saves the final one. */
-static int save_now(struct result *r, const char *path, char *err, size_t errlen)
-{
-	struct buf json = { 0 };
-	int rc;
-
-	r->incomplete = 1;
-	result_to_json(r, &json);
-	rc = result_update(&json, path, err, errlen);
-	buf_free(&json);
-	return rc;
+	(fmt ? fmt : report_formats)->render(&r, 1, 0, f);	/* [0]: text */
 }
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_args a = { 0 };
-	struct harness h;
-	struct result r = { 0 }, back;
+	static struct run_args a;
+	struct run_plan plan;
 	const struct personality *pers;
 	unsigned char *sel;
-	char err[600], path[4096], prefix[300];
-	struct buf json = { 0 };
-	size_t i, k, total = 0, off;
-	uint64_t t0;
-	int rc, failed = 0, memory = 0, net = 0, tty = isatty(STDERR_FILENO), to_stdout, run, nruns;
-	int oom = 0;
-	const char *parent;
-	time_t start;
-	struct eta eta = { 0 };
+	char err[600];
+	int rc;
 
+	memset(&a, 0, sizeof(a));
 	if ((rc = parse_run_args(argc, argv, &a)) != 0)
 		return rc < 0 ? 0 : rc;
-	sel = calloc(registry_count, 1);
-	if (!sel)
+	if (!(sel = calloc(registry_count, 1)))
 		return usage_error("out of memory");
-	parent = scratch_parent(a.dir);
 	if (registry_select(argc - optind, argv + optind, sel, &pers, err, sizeof(err)) < 0 ||
 	    opt_check_readers(&a.set, sel, err, sizeof(err)) < 0 ||
-	    opt_check_resources(&a.set, sel, &a.opt, parent, err, sizeof(err)) < 0) {
+	    opt_check_resources(&a.set, sel, &a.opt, scratch_parent(a.dir), err, sizeof(err)) < 0) {
 		free(sel);
 		return usage_error("%s", err);
 	}
-	if (a.opt.disk_file_min > a.opt.disk_file_max) {
-		char lo[32], hi[32];
-
-		free(sel);
-		fmt_size(lo, sizeof(lo), a.opt.disk_file_min);
-		fmt_size(hi, sizeof(hi), a.opt.disk_file_max);
-		return usage_error("--file-min %s is above --file-max %s", lo, hi);
-	}
-	for (i = 0; i < registry_count; i++) {
-		total += sel[i];
-		/* --mem-size sets the memory benchmarks' buffers; STREAM's arrays
-		 * grow to 4x the LLC by themselves, except with --quick */
-		if (sel[i] && strcmp(registry[i]->group, "mem") == 0 &&
-		    (a.opt.quick || strncmp(registry[i]->id, "mem.stream.", 11) != 0))
-			memory = 1;
-		net |= sel[i] && strcmp(registry[i]->group, "net") == 0;
-	}
-	/* net: the peer answers (or the run's own server is up) before anything
-	 * is measured; an unreachable peer or a refused token is a usage error. */
-	if (net && net_run_begin(&a.opt, err, sizeof(err)) < 0) {
-		free(sel);
-		return usage_error("%s", err);
-	}
-	sysinfo_read(&r.host);
-	/* Where the result goes is settled (and claimed) before anything is
-	 * measured: a name that cannot be written is a usage error. The file's
-	 * name and run.start are the same second. */
-	start = time(NULL);
-	to_stdout = a.output && strcmp(a.output, "-") == 0;
-	if (!to_stdout && result_claim_output(a.output, r.host.hostname, NULL, start, path, sizeof(path),
-					      err, sizeof(err)) < 0) {
-		free(sel);
-		return usage_error("%s", err);
-	}
-	scratch_reap_stale(a.dir);	/* left by runs that were killed */
-	if (!scratch_create(a.dir)) {
-		rc = usage_error("cannot create a scratch directory under %s: %s", parent,
-				 strerror(errno));
-		result_unclaim(to_stdout ? NULL : path);
-		free(sel);
-		return rc;
-	}
-	a.opt.scratch = scratch_path();
-	a.opt.host = &r.host;
-	/* disk: a scratch directory under each --dir entry, room checked */
-	if (disk_prepare(&a.opt, a.dirlist, sel, err, sizeof(err)) < 0) {
-		scratch_remove();
-		result_unclaim(to_stdout ? NULL : path);
-		free(sel);
-		return usage_error("%s", err);
-	}
-	scratch_signals();
-	if (!a.quiet && tty)
-		fprintf(stderr, "bakeoff: measuring the clock and loop overhead...\n");
-	a.cfg.progress = !a.quiet && tty;
-	a.cfg.progress_prefix = prefix;
-	harness_init(&h, &a.cfg);
-	guard_check(&r.guard, &r.host, &a.opt, memory);
-	disk_guard(&r.guard, &a.opt);
-	r.argv = calloc((size_t)argc + 2, sizeof(char *));
-	for (i = 0; r.argv && i <= (size_t)argc && (r.argv[i] = strdup(i ? argv[i - 1] : "bakeoff"));
-	     i++)
-		r.argc++;
-	for (i = 1; r.argv && i < (size_t)r.argc; i++) {	/* net: no secret in the result */
-		int eq = strncmp(r.argv[i], "--token=", 8) == 0;
-
-		if (eq || (strcmp(r.argv[i], "--token") == 0 && ++i < (size_t)r.argc)) {
-			free(r.argv[i]);
-			r.argv[i] = strdup(eq ? "--token=(hidden)" : "(hidden)");
-		}
-	}
-	r.profile = strdup(a.quick ? "quick" : "standard");
-	result_utc_format(start, err, sizeof(err), "%Y-%m-%dT%H:%M:%SZ");
-	r.start_utc = strdup(err);
-	if (!r.argv || r.argc != argc + 1 || !r.profile || !r.start_utc) {
-		scratch_remove();
-		result_unclaim(to_stdout ? NULL : path);
-		free(sel);
-		result_free(&r);
-		return usage_error("out of memory");
-	}
-	r.parallel = a.opt.parallel;
-	r.clock = h.clk;
-	r.loop_ns = h.loop_ns;
-	r.target_sample_ns = (double)a.cfg.target_ns;
-	r.samples = a.cfg.samples;
-	r.ci_target = a.cfg.ci_target_given ? a.cfg.ci_target : 0;
-	if (!to_stdout && save_now(&r, path, err, sizeof(err)) < 0) {
-		scratch_remove();
-		result_unclaim(path);
-		free(sel);
-		result_free(&r);
-		return usage_error("cannot write the result: %s", err);
-	}
-	t0 = clock_ns();
-	/* --runs K: every selected benchmark once, then again, K rounds, each
-	 * run in a fresh process; result_merge_run folds them together. */
-	nruns = a.runs > 1 ? a.runs : 1;
-	r.runs = nruns;
-	total *= (size_t)nruns;
-	eta.est = calloc(registry_count, sizeof(double));
-	eta.cls = calloc(registry_count, 1);
-	for (i = 0; eta.est && eta.cls && i < registry_count; i++)
-		if (sel[i])
-			eta_add(&eta, i, harness_estimate(registry[i], &a.opt, &a.cfg),
-				harness_estimate_class(registry[i]), nruns);
-	for (run = 1, k = 0; run <= nruns && !scratch_interrupted() && !oom; run++)
-	for (i = 0; i < registry_count && !scratch_interrupted() && !oom; i++) {
-		const struct bench *b = registry[i];
-		struct bench_result fam = { 0 };
-		struct guard_mark mark;
-		size_t mem[32], nmem, m;
-
-		if (!sel[i])
-			continue;
-		nmem = family_of(sel, i, mem);
-		if (mem[0] != i)
-			continue;	/* measured with its family */
-		progress(&a, tty, k, total, NULL, nmem > 1 ? b->family : b->id,
-			 eta_left(&eta));
-		snprintf(prefix, sizeof(prefix), "[%zu/%zu] %s", k + 1, total, nmem > 1 ? b->family : b->id);
-		guard_mark(&mark);
-		if (nmem > 1)
-			run_family(&h, &a.opt, mem, nmem, &fam);
-		for (m = 0; m < nmem; m++) {
-			const struct bench *bm = registry[mem[m]];
-			struct bench_result *br, one = { 0 }, *shown;
-
-			br = run == 1 ? result_add_bench(&r, bm->id, bm->group, bm->title)
-				      : (struct bench_result *)result_bench(&r, bm->id);
-			if (!br) {
-				oom = 1;
-				break;
-			}
-			shown = br;
-			if (nruns > 1) {
-				one.id = strdup(bm->id);
-				one.group = strdup(bm->group);
-				one.title = strdup(bm->title);
-				shown = &one;
-			}
-			if (nmem == 1)
-				harness_run_isolated(&h, bm, &a.opt, shown);
-			else if (result_take_member(&fam, strrchr(bm->id, '.') + 1, (int)nmem, shown) < 0)
-				result_set_status(shown, ST_FAILED, "out of memory");
-			if (nruns > 1 && result_merge_run(br, &one, run) < 0)
-				result_set_status(br, ST_FAILED, "out of memory merging runs");
-			/* not for disk (the kernel's writeback threads work for it) nor
-			 * against the run's own net server (a process of this run) */
-			if (strcmp(bm->group, "disk") && !(a.opt.net_embedded && strcmp(bm->group, "net") == 0)) {
-				size_t from = r.guard.nfindings;
-
-				guard_during(&r.guard, &mark, shown, r.host.threads);
-				guard_explain(&r.guard, from, br);
-			}
-			if (eta.est && eta.cls)
-				eta_done(&eta, mem[m], shown->wall_s);
-			progress(&a, tty, k++, total, shown, bm->id, 0);
-			if (shown->status == ST_FAILED)
-				failed = 1;
-			result_bench_free(&one);
-			r.duration_s = (double)(clock_ns() - t0) / 1e9;
-			/* Each finished benchmark is in the file at once: a run killed
-			 * now still leaves a valid result (marked incomplete). */
-			if (!to_stdout && !scratch_interrupted() &&	/* else the final save is next */
-			    save_now(&r, path, err, sizeof(err)) < 0)
-				fprintf(stderr, "bakeoff: cannot update the result: %s\n", err);
-		}
-		result_bench_free(&fam);
-	}
-	scratch_remove();
-	r.duration_s = (double)(clock_ns() - t0) / 1e9;
-	r.interrupted = scratch_interrupted();
+	memset(&plan, 0, sizeof(plan));
+	plan.sel = sel;
+	plan.runs = a.runs;
+	plan.cfg = a.cfg;
+	plan.opt = a.opt;
+	plan.profile = a.quick ? "quick" : "standard";
+	plan.output = a.output;
+	plan.dir = a.dir;
+	plan.dirlist = a.dirlist;
+	plan.quiet = a.quiet;
+	plan.lines = a.lines;
+	plan.argc = argc;
+	plan.argv = argv;
+	plan.render = render_table;
+	plan.render_ctx = (void *)pers;
+	rc = run_execute(&plan);
 	free(sel);
-	free(eta.est);
-	free(eta.cls);
-
-	/* The table is rendered from the JSON text, exactly as `report` would. */
-	r.incomplete = 0;
-	result_to_json(&r, &json);
-	if (!to_stdout) {
-		if (result_from_json(json.p, json.len, &back, &off, err, sizeof(err)) == 0) {
-			const struct result *one = &back;
-			const struct report_format *fmt = report_format_find(pers ? pers->format : "text");
-
-			(fmt ? fmt : report_formats)->render(&one, 1, 0, stdout);	/* [0]: text */
-			result_free(&back);
-		} else {
-			fprintf(stderr, "bakeoff: internal error: result does not read back: byte %zu: %s\n",
-				off, err);
-			failed = 1;
-		}
-	}
-	failed |= result_deliver(&r, &json, to_stdout ? NULL : path, NULL, NULL) < 0;
-	rc = r.interrupted ? EXIT_INTERRUPTED : failed ? EXIT_FAILED : 0;
-	buf_free(&json);
-	result_free(&r);
 	return rc;
 }
-

@@ -124,6 +124,48 @@ struct bench {
 	 * (NULL: one loop figure, or a long op's repetitions; see
 	 * harness_estimate). fig_s is what one calibrated loop figure takes. */
 	double (*estimate)(const struct bench_opts *opt, const struct harness_cfg *cfg, double fig_s);
+	/* sizes its buffers itself (STREAM: 4x the last-level cache), not by
+	 * its group's --mem-size, except with --quick */
+	int own_size;
+};
+
+/* A group's contract: what its benchmarks need from a run, declared in the
+ * group's own code (src/bench/<group>-group.c or its common file) and
+ * listed once in registry.h's GROUP_LIST. The run calls a group's hooks
+ * only when one of its benchmarks is selected; core names no group. */
+struct guard;
+struct bench_group {
+	const char *name;	/* the group's benchmarks' .group */
+	unsigned flags;		/* GROUP_* */
+	/* Before anything is created (the result file, the scratch
+	 * directory): cross-option checks and what must answer first (net's
+	 * peer or its own server). 0, or -1 with one line in err (exit 2). */
+	int (*begin)(struct bench_opts *opt, char *err, size_t errlen);
+	/* Once the scratch directory exists: the group's own places, their
+	 * room checked (disk's directories under each --dir). dirlist is
+	 * --dir as given (NULL: none); sel the selected benchmarks. */
+	int (*prepare)(struct bench_opts *opt, const char *dirlist, const unsigned char *sel, char *err,
+		       size_t errlen);
+	/* Findings about the whole run (disk: a directory on tmpfs). */
+	void (*guard)(struct guard *g, const struct bench_opts *opt);
+};
+enum {
+	/* no "during" findings: the kernel works for these benchmarks
+	 * (disk's writeback threads), so other CPU time is theirs */
+	GROUP_NO_DURING_GUARD = 1u << 0,
+	/* no "during" findings against the run's own loopback server, a
+	 * process of the run (opt->net_embedded) */
+	GROUP_EMBEDDED_PEER = 1u << 1,
+	/* its buffers are --mem-size, which the guard holds against the
+	 * last-level cache (a benchmark with .own_size sizes its own) */
+	GROUP_SIZED_BY_MEM_SIZE = 1u << 2,
+	/* the same work in every sample: a speed that moves with nothing else
+	 * running is the host's (the guard's speed finding) */
+	GROUP_STEADY_WORK = 1u << 3,
+	/* runs against a peer: fleet runs it per pair of hosts, not per host */
+	GROUP_PAIRED = 1u << 4,
+	/* waits on a device or a wire: a figure's low %CPU says so */
+	GROUP_IO = 1u << 5,
 };
 
 /* The sink: a result fed here is observable, so the work producing it

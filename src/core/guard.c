@@ -164,7 +164,7 @@ static void host_slowed(struct guard *g, const struct bench_result *br)
 {
 	size_t i;
 
-	if (strcmp(br->group, "cpu") != 0 || br->status != ST_OK)
+	if (br->status != ST_OK)
 		return;
 	for (i = 0; i < br->nmetrics; i++) {
 		const struct metric *m = &br->metrics[i];
@@ -181,7 +181,7 @@ static void host_slowed(struct guard *g, const struct bench_result *br)
 }
 
 void guard_during(struct guard *g, const struct guard_mark *before, const struct bench_result *br,
-		  int threads)
+		  int threads, int steady)
 {
 	struct guard_mark now;
 	double hz = (double)sysconf(_SC_CLK_TCK), all, other = 0, steal;
@@ -211,7 +211,8 @@ void guard_during(struct guard *g, const struct guard_mark *before, const struct
 					   br->id, steal);
 	}
 	if (other <= 10)	/* else the busy machine explains it */
-		host_slowed(g, br);
+		if (steady)	/* its group's work is the same in every sample */
+			host_slowed(g, br);
 	guard_judge(g);
 }
 

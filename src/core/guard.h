@@ -16,14 +16,16 @@ void guard_check(struct guard *g, const struct sysinfo *si, const struct bench_o
  * what else the machine did while it ran (other processes' CPU time,
  * hypervisor steal, swapping, thermal throttling, a CPU benchmark whose
  * speed moved with nothing else running), added to g as
- * "during ID: ..." sentences; the verdict is judged again. */
+ * "during ID: ..." sentences; the verdict is judged again. steady: the
+ * benchmark does the same work in every sample (its group's
+ * GROUP_STEADY_WORK), so a speed that moved is the host's finding. */
 struct guard_mark {
 	int ok, swap_ok, throttle_ok;
 	unsigned long long busy, total, steal, swap_in, swap_out, throttle;
 };
 void guard_mark(struct guard_mark *m);
 void guard_during(struct guard *g, const struct guard_mark *before, const struct bench_result *br,
-		  int threads);
+		  int threads, int steady);
 /* The speed of a figure's slow samples over that of its fast ones, past
  * the single slowest and fastest (a twentieth at each end of 40 or more):
  * 1 when all ran alike; 1 for fewer than 11 samples or a derived figure.

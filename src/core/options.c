@@ -142,6 +142,20 @@ static const char *const exclusive[][3] = {
 	{ "reverse", "bidir", "--bidir already sends both ways" },
 };
 
+/* Options whose values are secrets: never saved in a result, never
+ * printed (the run's argv keeps "(hidden)"). */
+static const char *const secret[] = { "token" };
+
+int opt_secret(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(secret) / sizeof(secret[0]); i++)
+		if (strcmp(name, secret[i]) == 0)
+			return 1;
+	return 0;
+}
+
 int opt_check_exclusive(const struct optset *set, char *err, size_t errlen)
 {
 	size_t i;

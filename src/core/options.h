@@ -69,6 +69,8 @@ int opt_read_by(const struct optdef *d, const struct bench *b);
  * the option and the benchmarks that would read it in err. */
 int opt_check_readers(const struct optset *set, const unsigned char *sel, char *err,
 		      size_t errlen);
+/* Is --name an option whose value is a secret (--token)? */
+int opt_secret(const char *name);
 /* Options given together that contradict each other (--direct
  * --no-direct, --reverse --bidir): 0, or -1 with both named in err. */
 int opt_check_exclusive(const struct optset *set, char *err, size_t errlen);

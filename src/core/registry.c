@@ -23,6 +23,29 @@ const struct personality personalities[] = {
 	{ NULL, NULL, NULL, NULL },
 };
 
+static const struct bench_group *const groups[] = {
+#define X(name) &group_##name,
+	GROUP_LIST(X)
+#undef X
+};
+
+const struct bench_group *registry_group(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < sizeof(groups) / sizeof(groups[0]); i++)
+		if (strcmp(groups[i]->name, name) == 0)
+			return groups[i];
+	return NULL;
+}
+
+unsigned registry_group_flags(const char *name)
+{
+	const struct bench_group *g = registry_group(name);
+
+	return g ? g->flags : 0;
+}
+
 const struct bench *registry_find(const char *id)
 {
 	size_t i;

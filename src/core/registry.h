@@ -121,6 +121,17 @@ BENCH_LIST(X)
 extern const struct bench *const registry[];
 extern const size_t registry_count;
 
+/* The groups with a contract (struct bench_group), each defined in its own
+ * code; a group not listed needs nothing from a run. */
+#define GROUP_LIST(X) X(mem) X(cpu) X(disk) X(net)	/* net last: its begin starts a server */
+#define X(name) extern const struct bench_group group_##name;
+GROUP_LIST(X)
+#undef X
+/* Group name's contract, or NULL when it has none. */
+const struct bench_group *registry_group(const char *name);
+/* Its flags (0 for a group without a contract). */
+unsigned registry_group_flags(const char *name);
+
 /* A personality: a name that selects benchmarks and a text format. */
 struct personality {
 	const char *name;

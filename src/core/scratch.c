@@ -45,7 +45,7 @@ static char extra_marker[SCRATCH_MAX_EXTRA][PATH_MAX];
 static int extra_fd[SCRATCH_MAX_EXTRA];
 static volatile sig_atomic_t nextra;
 
-static const char *default_parent(const char *parent)
+const char *scratch_parent(const char *parent)
 {
 	if (!parent || !*parent)
 		parent = getenv("TMPDIR");
@@ -116,7 +116,7 @@ const char *scratch_create(const char *parent)
 {
 	int e;
 
-	parent = default_parent(parent);
+	parent = scratch_parent(parent);
 	if ((size_t)snprintf(dir, sizeof(dir), "%s/bakeoff.%ld.XXXXXX", parent, (long)getpid()) >=
 	    sizeof(dir)) {
 		errno = ENAMETOOLONG;
@@ -291,7 +291,7 @@ int scratch_reap_stale(const char *parent)
 	int n = 0, gone, k;
 	DIR *d;
 
-	parent = default_parent(parent);
+	parent = scratch_parent(parent);
 	if (!(d = opendir(parent)))
 		return 0;
 	while ((e = readdir(d))) {

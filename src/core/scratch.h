@@ -8,6 +8,9 @@
  * /tmp) holding the marker ".bakeoff-scratch" (pid, process start time),
  * write-locked while this process lives. Returns its path, or NULL with
  * errno set. */
+/* The directory a scratch directory goes under: parent, else $TMPDIR,
+ * else /tmp (for messages and the free-space checks). */
+const char *scratch_parent(const char *parent);
 const char *scratch_create(const char *parent);
 /* Remove the scratch directories under parent (NULL: $TMPDIR or /tmp, as
  * scratch_create) that runs killed before they could clean up left behind:

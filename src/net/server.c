@@ -632,8 +632,9 @@ static int session(struct session *s)
  * PROTO_HELLO_MS: idle, slow-drip and half-open connections cost a file
  * descriptor for a few seconds and never a slot. A source address holds
  * at most MAX_PENDING_PER_HOST of them; a new connection beyond that (or
- * beyond MAX_PENDING in all) closes the oldest, so a flood from one address
- * cannot keep a client's fresh connection out, and the listener never
+ * beyond MAX_PENDING in all) closes the oldest of those that sent least
+ * (a new connection's HELLO is read as it is accepted), so a flood from
+ * one address cannot keep a client's fresh connection out, and the listener never
  * sleeps on one connection. A HELLO accepted while every slot is taken
  * waits up to SLOT_WAIT_MS for a session to end (a client that just said
  * BYE may still be exiting), then gets "busy". */
@@ -761,9 +762,20 @@ static int handshake(struct listener *l, struct pending *p)
 	return 1;
 }
 
+/* Is a the one to push out before b: it sent nothing and b did, or as much
+ * and it came first (a client's HELLO comes with its connection; idle and
+ * dripping connections go before it). */
+static int older(const struct pending *a, const struct pending *b)
+{
+	if ((a->n == 0) != (b->n == 0))
+		return a->n == 0;
+	return a->since < b->since;
+}
+
 /* A new connection: a place in the handshake, made by closing the oldest
- * of its address (or of all) when they are full. */
-static void pend_add(struct listener *l, int fd, const struct sockaddr_storage *peer, socklen_t plen,
+ * of its address (or of all) when they are full. Returns the place, or
+ * NULL when the connection was refused. */
+static struct pending *pend_add(struct listener *l, int fd, const struct sockaddr_storage *peer, socklen_t plen,
 		     uint64_t now)
 {
 	struct pending *free_ = NULL, *oldest = NULL, *oldest_host = NULL;
@@ -779,11 +791,12 @@ static void pend_add(struct listener *l, int fd, const struct sockaddr_storage *
 		}
 		if (p->hello)
 			continue;	/* authenticated: not pushed out */
-		if (!oldest || p->since < oldest->since)
+		/* the one pushed out: the oldest of those that sent least */
+		if (!oldest || older(p, oldest))
 			oldest = p;
 		if (net_same_host((const struct sockaddr *)&p->s.peer, (const struct sockaddr *)peer)) {
 			same++;
-			if (!oldest_host || p->since < oldest_host->since)
+			if (!oldest_host || older(p, oldest_host))
 				oldest_host = p;
 		}
 	}
@@ -798,7 +811,7 @@ static void pend_add(struct listener *l, int fd, const struct sockaddr_storage *
 		net_set_nonblock(fd, 1);
 		send_err(fd, E_BUSY);
 		close(fd);
-		return;
+		return NULL;
 	}
 	memset(free_, 0, sizeof(*free_));
 	free_->fd = fd;
@@ -812,6 +825,7 @@ static void pend_add(struct listener *l, int fd, const struct sockaddr_storage *
 	net_addr_str((const struct sockaddr *)peer, free_->s.who, sizeof(free_->s.who));
 	free_->s.cfg = l->cfg;
 	net_set_nonblock(fd, 1);
+	return free_;
 }
 
 /* A session process for an authenticated connection. */
@@ -864,6 +878,19 @@ static void listener_turn(struct listener *l, const struct pollfd *pf, int npf, 
 					l->p[k].deadline = now + SLOT_WAIT_MS * 1000000ull;
 				break;
 			}
+	/* new connections, each read at once: a client's HELLO comes with its
+	 * connection, and is judged before newer ones could push it out */
+	for (k = 0; listen_ready && k < MAX_PENDING; k++) {
+		struct sockaddr_storage peer;
+		socklen_t plen = sizeof(peer);
+		int fd = accept(l->lfd, (struct sockaddr *)&peer, &plen);
+		struct pending *p;
+
+		if (fd < 0)
+			break;
+		if ((p = pend_add(l, fd, &peer, plen, now)) && handshake(l, p) > 0)
+			p->deadline = now + SLOT_WAIT_MS * 1000000ull;
+	}
 	for (k = 0; k < MAX_PENDING; k++) {
 		struct pending *p = &l->p[k];
 
@@ -879,15 +906,6 @@ static void listener_turn(struct listener *l, const struct pollfd *pf, int npf, 
 			send_err(p->fd, E_TIMEOUT);
 			pend_drop(l, p, now);
 		}
-	}
-	for (k = 0; listen_ready && k < MAX_PENDING; k++) {
-		struct sockaddr_storage peer;
-		socklen_t plen = sizeof(peer);
-		int fd = accept(l->lfd, (struct sockaddr *)&peer, &plen);
-
-		if (fd < 0)
-			break;
-		pend_add(l, fd, &peer, plen, now);
 	}
 }
 

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "registry.h"
 #include "report.h"
 #include "units.h"
 
@@ -51,7 +52,7 @@ size_t report_bottleneck(const struct bench_result *b, const struct metric *m, c
 		dst[0] = 0;
 	/* Only I/O waits: a memory or CPU loop always uses its whole CPU, and
 	 * "CPU-bound" would say nothing about it. */
-	if (!b->group || (strcmp(b->group, "disk") && strcmp(b->group, "net")))
+	if (!(registry_group_flags(b->group) & GROUP_IO))
 		return 0;
 	if (pct >= 90) {
 		w = snprintf(dst, n, "CPU-bound (%.0f%% CPU)", pct);

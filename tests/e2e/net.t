@@ -207,7 +207,7 @@ rc=$?
 check "idle, slow-drip, half-open and half-sent connections: the client's run exits 0 (was $rc)" [ $rc -eq 0 ]
 v=$(status "$TMP/dos.json" net.tcp.lat)/$(status "$TMP/dos.json" net.tcp.bw)/$(status "$TMP/dos.json" net.tcp.connect)
 check "... and its three benchmarks are ok ($v)" [ "$v" = ok/ok/ok ]
-[ $rc -eq 0 ] || diag "$(cat "$TMP/err3")"
+[ $rc -eq 0 ] || echo "# net.t: $(cat "$TMP/err3"); reasons: $(jget "$TMP/dos.json" 'join "; ", map { "$_->{id}: " . ($_->{reason} // "") } grep { $_->{status} ne "ok" } @{$r->{benchmarks}}')" >&2
 check "the dropped connections are logged in a summary line, not one each" \
 	sh -c "grep -q 'dropped [0-9]* connections* that sent no HELLO' '$TMP/log3' && [ \$(grep -c 'dropped' '$TMP/log3') -lt 10 ]"
 kill -CONT $ATT3 2>/dev/null
