@@ -1271,26 +1271,23 @@ static int paired(const struct bench *b)
 
 /* Split `run ARGS` into the host phase's and the network pairs' argument
  * lists, checking every option and benchmark name here first. */
-static int split_run_args(struct fleet *f, int argc, char **argv)
-{
-	unsigned char *sel = calloc(registry_count, 1);
-	char **pos = calloc((size_t)argc + 1, sizeof(char *));
-	const struct personality *pers;
-	struct optset set;
-	struct harness_cfg cfg;
-	struct bench_opts opt;
-	struct { const struct optdef *d; char *arg, *val; } *opts = calloc((size_t)argc + 1, sizeof(*opts));
-	char err[600];
-	int i, npos = 0, nopts = 0, rc = 0, nnet = 0, nhost = 0;
-	size_t k;
+/* One argument of `run` as fleet passes it on: the option (NULL for the
+ * run-level ones, --quick, --dir, --runs, that every part takes), as
+ * written, and its value when it is the next word. */
+struct run_arg {
+	const struct optdef *d;
+	char *arg, *val;
+};
 
-	memset(&set, 0, sizeof(set));
-	memset(&opt, 0, sizeof(opt));
-	harness_default_cfg(&cfg);
-	if (!sel || !pos || !opts) {
-		rc = usage("out of memory");
-		goto out;
-	}
+/* run's arguments, checked as run would check them: benchmark names into
+ * pos, options into opts (their values parsed into cfg and opt, given in
+ * set). 0, or the exit status of a usage error. */
+static int scan_run_args(int argc, char **argv, char **pos, int *npos_, struct run_arg *opts, int *nopts_,
+			 struct optset *set, struct harness_cfg *cfg, struct bench_opts *opt)
+{
+	char err[600];
+	int i, npos = 0, nopts = 0, rc = 0;
+
 	for (i = 0; i < argc && rc == 0; i++) {
 		char *a = argv[i], name[128];
 		const char *val = NULL;
@@ -1337,14 +1334,40 @@ static int split_run_args(struct fleet *f, int argc, char **argv)
 			}
 			val = opts[nopts].val = argv[++i];
 		}
-		if (d && opt_parse(d, d->type == OT_FLAG ? NULL : val, &cfg, &opt, err, sizeof(err)) < 0) {
+		if (d && opt_parse(d, d->type == OT_FLAG ? NULL : val, cfg, opt, err, sizeof(err)) < 0) {
 			rc = usage("%s", err);
 			break;
 		}
 		if (d)
-			set.given[d - optdefs] = 1;
+			set->given[d - optdefs] = 1;
 		nopts++;
 	}
+	*npos_ = npos;
+	*nopts_ = nopts;
+	return rc;
+}
+
+static int split_run_args(struct fleet *f, int argc, char **argv)
+{
+	unsigned char *sel = calloc(registry_count, 1);
+	char **pos = calloc((size_t)argc + 1, sizeof(char *));
+	const struct personality *pers;
+	struct optset set;
+	struct harness_cfg cfg;
+	struct bench_opts opt;
+	struct run_arg *opts = calloc((size_t)argc + 1, sizeof(*opts));
+	char err[600];
+	int i, npos = 0, nopts = 0, rc = 0, nnet = 0, nhost = 0;
+	size_t k;
+
+	memset(&set, 0, sizeof(set));
+	memset(&opt, 0, sizeof(opt));
+	harness_default_cfg(&cfg);
+	if (!sel || !pos || !opts) {
+		rc = usage("out of memory");
+		goto out;
+	}
+	rc = scan_run_args(argc, argv, pos, &npos, opts, &nopts, &set, &cfg, &opt);
 	if (rc)
 		goto out;
 	if (registry_select(npos, pos, sel, &pers, err, sizeof(err)) < 0 ||
@@ -1458,7 +1481,9 @@ static int make_fleet_dir(struct fleet *f, int given)
 	return usage("fleet: cannot find a free name for results/%s", f->id);
 }
 
-int fleet_main(int argc, char **argv, const char *self)
+/* fleet's own options, up to `--`; 0, -1 after --help, or the exit
+ * status of a usage error. */
+static int fleet_options(struct fleet *f, int argc, char **argv, int *given_id)
 {
 	static const struct option longopts[] = {
 		{ "hosts-list", required_argument, NULL, 'H' }, { "hosts", required_argument, NULL, 'f' },
@@ -1469,27 +1494,14 @@ int fleet_main(int argc, char **argv, const char *self)
 		{ "format", required_argument, NULL, 'F' }, { "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
-	struct fleet *f = calloc(1, sizeof(*f));
-	struct sigaction sa, old_int, old_term, old_pipe;
-	struct utsname u;
-	int c, rc = 0, given_id = 0, star = -1;
+	int c, rc = 0;
 	long n;
-	size_t k, j;
 
-	if (!f || !(f->h = calloc(MAX_HOSTS, sizeof(*f->h)))) {
-		free(f);
-		return usage("out of memory");
-	}
-	f->ssh = DEFAULT_SSH;
-	f->jobs = 8;
-	f->timeout = 3600 * SEC;
-	f->port = 5511;
-	f->format = "text";
 	optind = 1;
 	opterr = 0;
 	while (rc == 0 && (c = getopt_long(argc, argv, "+:H:j:qh", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'h': fputs(fleet_help, stdout); goto done;
+		case 'h': fputs(fleet_help, stdout); return -1;
 		case 'H': {
 			char *list = strdup(optarg), *p, *save = NULL;
 
@@ -1539,7 +1551,7 @@ int fleet_main(int argc, char **argv, const char *self)
 				rc = usage("invalid value '%s' for --id: expected 1 to 64 of A-Z a-z 0-9 . _ - "
 					   "(not starting with '.')", optarg);
 			str_copy(f->id, sizeof(f->id), optarg);
-			given_id = 1;
+			*given_id = 1;
 			break;
 		case 'F':
 			if (strcmp(optarg, "text") && strcmp(optarg, "html"))
@@ -1556,50 +1568,44 @@ int fleet_main(int argc, char **argv, const char *self)
 			break;
 		}
 	}
-	if (rc)
-		goto done;
-	if (f->push && f->remote_bin) {
-		rc = usage("fleet: --push and --remote-bin exclude each other");
-		goto done;
-	}
-	if (!f->nh) {
-		rc = usage("fleet: expected hosts: -H HOST[,HOST...] or --hosts FILE (see bakeoff fleet --help)");
-		goto done;
-	}
-	if (optind >= argc || strcmp(argv[optind], "run") != 0) {
-		rc = usage("fleet: expected -- run [RUN-ARGS...] after the options%s%s%s",
-			   optind < argc ? " (not '" : "", optind < argc ? argv[optind] : "",
-			   optind < argc ? "')" : "");
-		goto done;
-	}
+	return rc;
+}
+
+/* The checks after the options (hosts, the run's arguments split between
+ * hosts and pairs, --star, --push's own file), the fleet's id, directory
+ * and pairs: 0, or the exit status of a usage error. */
+static int fleet_setup(struct fleet *f, int argc, char **argv, const char *self, int given_id)
+{
+	struct utsname u;
+	int rc = 0, star = -1;
+	size_t k, j;
+
+	if (f->push && f->remote_bin)
+		return usage("fleet: --push and --remote-bin exclude each other");
+	if (!f->nh)
+		return usage("fleet: expected hosts: -H HOST[,HOST...] or --hosts FILE (see bakeoff fleet --help)");
+	if (optind >= argc || strcmp(argv[optind], "run") != 0)
+		return usage("fleet: expected -- run [RUN-ARGS...] after the options%s%s%s",
+			     optind < argc ? " (not '" : "", optind < argc ? argv[optind] : "",
+			     optind < argc ? "')" : "");
 	if ((rc = split_run_args(f, argc - optind - 1, argv + optind + 1)) != 0)
-		goto done;
+		return rc;
 	if (f->star) {
 		for (k = 0; k < f->nh && star < 0; k++)
 			if (strcmp(f->h[k].dest, f->star) == 0)
 				star = (int)k;
-		if (star < 0) {
-			rc = usage("fleet: --star %s: not one of the hosts", f->star);
-			goto done;
-		}
-		if (!f->nargs) {
-			rc = usage("fleet: --star is for network benchmarks, and run selects none");
-			goto done;
-		}
+		if (star < 0)
+			return usage("fleet: --star %s: not one of the hosts", f->star);
+		if (!f->nargs)
+			return usage("fleet: --star is for network benchmarks, and run selects none");
 	}
-	if (f->nargs && f->nh < 2) {
-		rc = usage("fleet: network benchmarks need two hosts (one serves, one is the client)");
-		goto done;
-	}
-	if (f->push && find_self(self, f->self, sizeof(f->self)) < 0) {
-		rc = usage("fleet: --push: cannot find this bakeoff's own file (started as '%s'); "
-			   "run it by its path", self ? self : "");
-		goto done;
-	}
-	if (uname(&u) < 0) {
-		rc = usage("fleet: uname: %s", strerror(errno));
-		goto done;
-	}
+	if (f->nargs && f->nh < 2)
+		return usage("fleet: network benchmarks need two hosts (one serves, one is the client)");
+	if (f->push && find_self(self, f->self, sizeof(f->self)) < 0)
+		return usage("fleet: --push: cannot find this bakeoff's own file (started as '%s'); "
+			     "run it by its path", self ? self : "");
+	if (uname(&u) < 0)
+		return usage("fleet: uname: %s", strerror(errno));
 	str_fmt(f->arch, sizeof(f->arch), "%s %s", u.sysname, u.machine);
 	if (!given_id) {
 		char t[64];
@@ -1608,14 +1614,12 @@ int fleet_main(int argc, char **argv, const char *self)
 		str_fmt(f->id, sizeof(f->id), "fleet-%s", t);
 	}
 	if ((rc = make_fleet_dir(f, given_id)) != 0)
-		goto done;
+		return rc;
 	if (f->nargs) {
 		net_cookie(f->token);
 		f->pairs = calloc(f->nh * f->nh, sizeof(*f->pairs));
-		if (!f->pairs) {
-			rc = usage("out of memory");
-			goto done;
-		}
+		if (!f->pairs)
+			return usage("out of memory");
 		for (k = 0; k < f->nh; k++)
 			for (j = 0; j < f->nh; j++)
 				if (k != j && (star < 0 || (int)j == star)) {
@@ -1623,15 +1627,14 @@ int fleet_main(int argc, char **argv, const char *self)
 					f->pairs[f->npairs++].far = j;
 				}
 	}
-	f->tty = isatty(STDERR_FILENO);
+	return 0;
+}
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;	/* no SA_RESTART: poll returns */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &sa, &old_pipe);
+/* The hosts' runs (N at a time), then the network pairs one at a time,
+ * then the private directories removed. */
+static void fleet_hosts(struct fleet *f)
+{
+	size_t k;
 
 	if (!f->quiet)
 		fprintf(stderr, "bakeoff fleet %s: %zu host%s, %d at a time%s\n", f->id, f->nh,
@@ -1671,6 +1674,15 @@ int fleet_main(int argc, char **argv, const char *self)
 		buf_free(&h->run.obuf);
 	}
 
+}
+
+/* The report across the hosts on stdout, the summary on stderr: the exit
+ * status (1 when a host or pair failed, 130 when interrupted). */
+static int fleet_report(struct fleet *f)
+{
+	size_t k;
+	int rc;
+
 	/* the report */
 	if (strcmp(f->format, "html") == 0) {
 		report_html_page(f, stdout);
@@ -1702,14 +1714,47 @@ int fleet_main(int argc, char **argv, const char *self)
 			fprintf(stderr, ", %zu of %zu network pairs failed", badp, f->npairs);
 		fprintf(stderr, " (results in %s/)\n", f->dir);
 	}
-	for (k = 0; k < f->npairs; k++) {
-		buf_free(&f->pairs[k].serve.obuf);
-		buf_free(&f->pairs[k].client.obuf);
+	return rc;
+}
+
+int fleet_main(int argc, char **argv, const char *self)
+{
+	struct fleet *f = calloc(1, sizeof(*f));
+	struct sigaction sa, old_int, old_term, old_pipe;
+	int rc, given_id = 0;
+	size_t k;
+
+	if (!f || !(f->h = calloc(MAX_HOSTS, sizeof(*f->h)))) {
+		free(f);
+		return usage("out of memory");
 	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGPIPE, &old_pipe, NULL);
-done:
+	f->ssh = DEFAULT_SSH;
+	f->jobs = 8;
+	f->timeout = 3600 * SEC;
+	f->port = 5511;
+	f->format = "text";
+	rc = fleet_options(f, argc, argv, &given_id);
+	if (rc == 0)
+		rc = fleet_setup(f, argc, argv, self, given_id);
+	if (rc == 0) {
+		f->tty = isatty(STDERR_FILENO);
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_signal;	/* no SA_RESTART: poll returns */
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, &old_int);
+		sigaction(SIGTERM, &sa, &old_term);
+		sa.sa_handler = SIG_IGN;
+		sigaction(SIGPIPE, &sa, &old_pipe);
+		fleet_hosts(f);
+		rc = fleet_report(f);
+		for (k = 0; k < f->npairs; k++) {
+			buf_free(&f->pairs[k].serve.obuf);
+			buf_free(&f->pairs[k].client.obuf);
+		}
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
+		sigaction(SIGPIPE, &old_pipe, NULL);
+	}
 	for (k = 0; k < f->nh; k++)
 		free(f->h[k].dest);
 	if (f->hargs && f->nhargs && f->nargs)	/* the joined id list of a mixed run */
@@ -1721,7 +1766,7 @@ done:
 	free(f->pairs);
 	free(f->h);
 	free(f);
-	return rc;
+	return rc < 0 ? 0 : rc;
 }
 
 const char *cli_self;	/* set by main(): the file --push copies */

@@ -403,7 +403,9 @@ static void join_command(char *out, size_t n, char **argv)
 
 enum { O_WARMUP = 256, O_PREPARE, O_CWD, O_IGNORE, O_SHOW, O_TIMEOUT };
 
-int timecmd_main(int argc, char **argv)
+/* time's options and its COMMAND (into ts): 0, -1 after --help, or the
+ * exit status of a usage error. */
+static int time_options(int argc, char **argv, struct harness_cfg *cfg, const char **output)
 {
 	static const struct option longopts[] = {
 		{ "warmup", required_argument, NULL, O_WARMUP },
@@ -417,26 +419,10 @@ int timecmd_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct harness_cfg cfg;
-	struct harness h;
-	struct bench_opts opt = { .parallel = 1 };
-	struct result r = { 0 }, back;
-	struct bench_result *br;
-	struct buf json = { 0 };
-	const char *output = NULL;
-	char path[4096], logp[4200], cmd[1024], err[600], also[4300] = "";
 	struct stat sb;
-	uint64_t t0;
 	long l;
-	int c, i, rc, to_stdout, wrote;
-	time_t start;
-	size_t off;
+	int c;
 
-	harness_default_cfg(&cfg);
-	cfg.reps = 1;
-	cfg.interval_ns = UINT64_MAX / 4;	/* no per-interval figures: one run is one figure */
-	memset(&ts, 0, sizeof(ts));
-	ts.log_fd = -1;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:n:o:qh", longopts, NULL)) != -1) {
@@ -445,16 +431,16 @@ int timecmd_main(int argc, char **argv)
 			if (parse_uint(optarg, 1, 1000, &l) < 0)
 				return usage("invalid value '%s' for -n: expected a whole number from 1 to 1000",
 					     optarg);
-			cfg.reps = (int)l;
+			cfg->reps = (int)l;
 			break;
 		case O_WARMUP:
 			if (parse_uint(optarg, 0, 1000, &l) < 0)
 				return usage("invalid value '%s' for --warmup: expected a whole number "
 					     "from 0 to 1000", optarg);
-			cfg.warmup_reps = (int)l;
+			cfg->warmup_reps = (int)l;
 			break;
 		case O_TIMEOUT:
-			if (parse_duration(optarg, &cfg.op_timeout_ns) < 0 || cfg.op_timeout_ns < 10000000)
+			if (parse_duration(optarg, &cfg->op_timeout_ns) < 0 || cfg->op_timeout_ns < 10000000)
 				return usage("invalid value '%s' for --op-timeout: expected a duration of "
 					     "at least 10ms (500ms, 10s, 5m, 1h)", optarg);
 			break;
@@ -471,10 +457,10 @@ int timecmd_main(int argc, char **argv)
 		case 'o':
 			if (!*optarg)
 				return usage("-o: expected a file name, or '-' for stdout");
-			output = optarg;
+			*output = optarg;
 			break;
 		case 'q': ts.quiet = 1; break;
-		case 'h': fputs(timecmd_help, stdout); return 0;
+		case 'h': fputs(timecmd_help, stdout); return -1;
 		case ':':
 			return usage("option '%s' needs a value (see bakeoff time --help)", argv[optind - 1]);
 		default:
@@ -484,8 +470,33 @@ int timecmd_main(int argc, char **argv)
 	if (optind >= argc)
 		return usage("expected a COMMAND to run: bakeoff time [options] -- COMMAND [ARGS]");
 	ts.argv = argv + optind;
-	ts.reps = cfg.reps;
-	ts.warmup = cfg.warmup_reps;
+	ts.reps = cfg->reps;
+	ts.warmup = cfg->warmup_reps;
+	return 0;
+}
+
+int timecmd_main(int argc, char **argv)
+{
+	struct harness_cfg cfg;
+	struct harness h;
+	struct bench_opts opt = { .parallel = 1 };
+	struct result r = { 0 }, back;
+	struct bench_result *br;
+	struct buf json = { 0 };
+	const char *output = NULL;
+	char path[4096], logp[4200], cmd[1024], err[600], also[4300] = "";
+	uint64_t t0;
+	int i, rc, to_stdout, wrote;
+	time_t start;
+	size_t off;
+
+	harness_default_cfg(&cfg);
+	cfg.reps = 1;
+	cfg.interval_ns = UINT64_MAX / 4;	/* no per-interval figures: one run is one figure */
+	memset(&ts, 0, sizeof(ts));
+	ts.log_fd = -1;
+	if ((rc = time_options(argc, argv, &cfg, &output)) != 0)
+		return rc < 0 ? 0 : rc;
 	join_command(cmd, sizeof(cmd), ts.argv);
 
 	/* The result file (and the log beside it) are claimed first. */

@@ -470,6 +470,22 @@ static int key_seen(struct keyset *ks, const struct json *obj, const char *key)
 	return 0;
 }
 
+/* After an array's element: 1 when another follows (past its ','), 0 at
+ * the closing ']', -1 on anything else. */
+static int array_next(struct parser *p)
+{
+	skip_ws(p);
+	if (p->pos < p->len && p->s[p->pos] == ',') {
+		p->pos++;
+		return 1;
+	}
+	if (p->pos < p->len && p->s[p->pos] == ']') {
+		p->pos++;
+		return 0;
+	}
+	return fail(p, "expected ',' or ']'");
+}
+
 /* json_parse_each's array: each element parsed, handed over and freed at
  * once, so a huge array never stands in memory as a tree. */
 static int parse_array_each(struct parser *p, int depth)
@@ -489,16 +505,8 @@ static int parse_array_each(struct parser *p, int depth)
 		json_free(e);
 		if (rc < 0)
 			return -1;
-		skip_ws(p);
-		if (p->pos < p->len && p->s[p->pos] == ',') {
-			p->pos++;
-			continue;
-		}
-		if (p->pos < p->len && p->s[p->pos] == ']') {
-			p->pos++;
-			return 0;
-		}
-		return fail(p, "expected ',' or ']'");
+		if ((rc = array_next(p)) <= 0)
+			return rc;
 	}
 }
 
@@ -589,6 +597,7 @@ out:
 static int parse_array(struct parser *p, struct json *arr, int depth)
 {
 	size_t cap = 0;
+	int rc;
 
 	p->pos++;	/* '[' */
 	skip_ws(p);
@@ -603,16 +612,8 @@ static int parse_array(struct parser *p, struct json *arr, int depth)
 		arr->n++;
 		if (parse_value(p, &arr->items[arr->n - 1], depth) < 0)
 			return -1;
-		skip_ws(p);
-		if (p->pos < p->len && p->s[p->pos] == ',') {
-			p->pos++;
-			continue;
-		}
-		if (p->pos < p->len && p->s[p->pos] == ']') {
-			p->pos++;
-			return 0;
-		}
-		return fail(p, "expected ',' or ']'");
+		if ((rc = array_next(p)) <= 0)
+			return rc;
 	}
 }
 

@@ -342,6 +342,26 @@ static double ioz_cell(const struct bench_result *b, int t, unsigned long long k
 	return m->st.median * 1e6 / 1024;
 }
 
+/* The 1997 report's single file (iozone 2): one repetition's write and
+ * read, as iozone 2 printed them. */
+static void iozone_single(const struct bench_result *b, FILE *f)
+{
+	const struct metric *sw = result_metric(b, "single write"), *sr = result_metric(b, "single read");
+	double bytes, rbytes, wrate, rrate;
+
+	if (!sw || !sr || !(sw->st.median > 0) || !(sr->st.median > 0))
+		return;
+	/* what one repetition moved (--runtime may have cut --size short) */
+	middle_rep(sw, &bytes, &wrate);
+	middle_rep(sr, &rbytes, &rrate);
+	fprintf(f, "\nWriting the %.0f Megabyte file, 'iozone.tmp'...%f seconds\n",
+		bytes / 1048576, bytes / wrate);
+	fprintf(f, "Reading the file...%f seconds\n", rbytes / rrate);
+	fputs("\nIOZONE performance measurements:\n", f);
+	fprintf(f, "\t%.0f bytes/second for writing the file%s\n", wrate, cached(sw));
+	fprintf(f, "\t%.0f bytes/second for reading the file%s\n", rrate, cached(sr));
+}
+
 static void report_iozone(const struct result *r, FILE *f)
 {
 	const struct bench_result *b = result_bench(r, "disk.iozone");
@@ -349,7 +369,6 @@ static void report_iozone(const struct result *r, FILE *f)
 	unsigned long long kb[64], rows[512][2], recs[32];
 	size_t i, nrows = 0, nkb = 0, nrec = 0, k, j;
 	int t, cached_n = 0, n = 0;
-	const struct metric *sw, *sr;
 
 	if (!b) {
 		fputs("iozone: no disk.iozone in this result\n", f);
@@ -414,22 +433,7 @@ static void report_iozone(const struct result *r, FILE *f)
 	if (cached_n)
 		fprintf(f, "(cached? %d of %d figures: buffered on files under 2x RAM, "
 			"they may be the page cache's)\n", cached_n, n);
-	/* The 1997 report's single file (iozone 2). */
-	sw = result_metric(b, "single write");
-	sr = result_metric(b, "single read");
-	if (sw && sr && sw->st.median > 0 && sr->st.median > 0) {
-		/* What one repetition moved (--runtime may have cut --size short). */
-		double bytes, rbytes, wrate, rrate;
-
-		middle_rep(sw, &bytes, &wrate);
-		middle_rep(sr, &rbytes, &rrate);
-		fprintf(f, "\nWriting the %.0f Megabyte file, 'iozone.tmp'...%f seconds\n",
-			bytes / 1048576, bytes / wrate);
-		fprintf(f, "Reading the file...%f seconds\n", rbytes / rrate);
-		fputs("\nIOZONE performance measurements:\n", f);
-		fprintf(f, "\t%.0f bytes/second for writing the file%s\n", wrate, cached(sw));
-		fprintf(f, "\t%.0f bytes/second for reading the file%s\n", rrate, cached(sr));
-	}
+	iozone_single(b, f);
 	/* One matrix per test: file sizes down, record sizes across (iozone -R). */
 	for (t = 0; t < IOZ_NT; t++) {
 		int dummy = 0;
