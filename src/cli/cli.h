@@ -5,6 +5,7 @@
  * core/, bench/, report/ and net/; nothing below includes this floor. */
 #ifndef BAKEOFF_CLI_H
 #define BAKEOFF_CLI_H
+#include <stdio.h>
 #include "core/options.h"
 
 #define EXIT_FAILED 1
@@ -41,6 +42,13 @@ int cmd_sysinfo(int argc, char **argv);
 extern const char help_sysinfo[];
 int cmd_version(int argc, char **argv);
 extern const char help_version[];
+/* compare.c: bakeoff compare A.json B.json [C.json ...] [--baseline FILE]
+ * [--strict] [--all] [--best]: the exit status, 0, 2 (usage or a bad
+ * file), 3 (--strict and a fairness warning). compare_to prints to out
+ * instead of stdout (bakeoff fleet); warnings and errors go to stderr. */
+extern const char compare_help[];
+int compare_main(int argc, char **argv);
+int compare_to(int argc, char **argv, FILE *out);
 int timecmd_main(int argc, char **argv);	/* time.c */
 extern const char timecmd_help[];
 int cmd_fleet(int argc, char **argv);

@@ -9,7 +9,6 @@
 #include "cli/cli.h"
 #include "cli/fleet.h"
 #include "core/out.h"
-#include "report/compare.h"
 
 
 

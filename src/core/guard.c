@@ -28,32 +28,6 @@
 #include "stats.h"
 #include "units.h"
 
-int guard_finding_suspect(const char *s)
-{
-	static const char *const disturbed[] = {
-		"machine not idle", "the hypervisor stole", "load average", "runnable tasks",
-		"the machine swapped", "the CPUs were throttled", "the machine's speed moved",
-	};
-	size_t i;
-
-	if (strncmp(s, "during ", 7) == 0 && strstr(s, ": "))
-		s = strstr(s, ": ") + 2;
-	for (i = 0; i < sizeof(disturbed) / sizeof(disturbed[0]); i++)
-		if (strncmp(s, disturbed[i], strlen(disturbed[i])) == 0)
-			return 1;
-	return 0;
-}
-
-void guard_judge(struct guard *g)
-{
-	size_t i;
-	int suspect = 0;
-
-	for (i = 0; i < g->nfindings && !suspect; i++)
-		suspect = g->findings[i] && guard_finding_suspect(g->findings[i]);
-	snprintf(g->verdict, sizeof(g->verdict), "%s", suspect ? "suspect" : "valid");
-}
-
 void guard_check(struct guard *g, const struct sysinfo *si, const struct bench_opts *opt,
 		 int memory_selected)
 {

@@ -41,12 +41,5 @@ double guard_speed_spread(const struct metric *m);
  * run's findings list every disturbance. */
 void guard_explain(const struct guard *g, size_t from, struct bench_result *br);
 
-/* A finding that says the machine disturbed the measurement (busy, load,
- * runnable tasks, steal, swapping, throttling; before the run or "during
- * ID: ..."), as opposed to a standing condition (a VM, a governor, a size). */
-int guard_finding_suspect(const char *finding);
-/* Set g's verdict: "suspect" when any finding is such a disturbance,
- * "valid" otherwise. */
-void guard_judge(struct guard *g);
 
 #endif

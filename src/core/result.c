@@ -14,7 +14,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "guard.h"
 #include "out.h"
 #include "result.h"
 #include "scratch.h"
@@ -766,6 +765,35 @@ static int read_result(struct rd *rd, const struct json *root, struct result *r)
 			return -1;
 	}
 	return 0;
+}
+
+/* The guard's verdict of its findings (guard.c makes them; the result
+ * model keeps them and judges the files written before the verdict was
+ * named). */
+int guard_finding_suspect(const char *s)
+{
+	static const char *const disturbed[] = {
+		"machine not idle", "the hypervisor stole", "load average", "runnable tasks",
+		"the machine swapped", "the CPUs were throttled", "the machine's speed moved",
+	};
+	size_t i;
+
+	if (strncmp(s, "during ", 7) == 0 && strstr(s, ": "))
+		s = strstr(s, ": ") + 2;
+	for (i = 0; i < sizeof(disturbed) / sizeof(disturbed[0]); i++)
+		if (strncmp(s, disturbed[i], strlen(disturbed[i])) == 0)
+			return 1;
+	return 0;
+}
+
+void guard_judge(struct guard *g)
+{
+	size_t i;
+	int suspect = 0;
+
+	for (i = 0; i < g->nfindings && !suspect; i++)
+		suspect = g->findings[i] && guard_finding_suspect(g->findings[i]);
+	snprintf(g->verdict, sizeof(g->verdict), "%s", suspect ? "suspect" : "valid");
 }
 
 struct each_bench {

@@ -91,6 +91,14 @@ struct guard {
 	size_t nfindings;
 };
 
+/* (result.c) A finding that says the machine disturbed the measurement (busy, load,
+ * runnable tasks, steal, swapping, throttling; before the run or "during
+ * ID: ..."), as opposed to a standing condition (a VM, a governor, a size). */
+int guard_finding_suspect(const char *finding);
+/* Set g's verdict: "suspect" when any finding is such a disturbance,
+ * "valid" otherwise. */
+void guard_judge(struct guard *g);
+
 struct result {
 	/* run */
 	char **argv;

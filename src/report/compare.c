@@ -24,7 +24,6 @@
  * have it (bakeoff run --runs K: a Welch t interval on the logs of the run
  * medians), otherwise a conservative floor per kind of metric, measured on
  * this project's machines (docs/compare.md). */
-#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -39,32 +38,6 @@
 
 #define RUNS_FLOOR 0.01	/* with between-run data: the smallest difference called */
 
-const char compare_help[] =
-	"usage: bakeoff compare [options] A.json B.json [C.json ...]\n"
-	"\n"
-	"Compare result files: for every figure they share, the values side by side,\n"
-	"the ratio to the baseline (default: the first file) with a 95% confidence\n"
-	"interval computed from the samples (Price-Bonett, ratio of medians), and a\n"
-	"verdict: faster, slower, within noise (the interval does not clear the noise\n"
-	"floor), or bimodal (a file's values fall in two levels). Figures present in\n"
-	"only some files are listed as such. Fairness warnings come first: tool\n"
-	"version, build flags, kernel, profile, benchmark settings (sizes, block sizes,\n"
-	"direct, copies, pinning, ...), guard findings, figures that may be cached.\n"
-	"docs/compare.md explains the statistics, the noise floors and each warning.\n"
-	"\n"
-	"  --baseline FILE   the file the others are divided by (added when not listed)\n"
-	"  --strict          with any fairness warning, print the warnings and exit 3\n"
-	"                    without a table\n"
-	"  --all             also compare curve points and intermediate figures\n"
-	"  --best            add lmbench-style best-of tables: latencies as the factor\n"
-	"                    slower than the best, bandwidths and rates as the\n"
-	"                    percentage of the best, the best starred\n"
-	"  --format FMT      text (default) or html: one self-contained page with the\n"
-	"                    verdicts, the warnings, each file's host facts, colored\n"
-	"                    tables and SVG charts (docs/reports.md)\n"
-	"\n"
-	"Exit status: 0 compared, 2 usage error or a bad file, 3 --strict and the\n"
-	"files are not like for like.\n";
 
 const char *compare_verdict_name(enum cmp_verdict v)
 {
@@ -954,9 +927,7 @@ static void best_table(const struct cmp_file *fs, size_t nf, const struct cmp_ro
 	free(cols);
 }
 
-/* ---- the verb ---- */
-
-#define usage opt_usage_error	/* one line on stderr, exit 2 */
+/* ---- the comparison, worked out and printed ---- */
 
 static void print_files(const struct cmp_file *fs, size_t nf, FILE *out)
 {
@@ -1082,7 +1053,7 @@ static int build_rows(struct comparison *c)
 }
 
 /* Everything the renderers show, from the loaded files c->fs[0..nf). */
-static int compare_build(struct comparison *c)
+int compare_build(struct comparison *c)
 {
 	struct pdiff *pd = NULL;
 	size_t npd = 0, i, k;
@@ -1109,7 +1080,7 @@ static int compare_build(struct comparison *c)
 	return rc;
 }
 
-static void compare_free(struct comparison *c)
+void compare_free(struct comparison *c)
 {
 	size_t k;
 
@@ -1165,114 +1136,12 @@ void compare_print_text(const struct comparison *c, int best, FILE *out)
 	}
 }
 
-int compare_main(int argc, char **argv)
+void compare_print_warnings(const struct comparison *c, FILE *out)
 {
-	return compare_to(argc, argv, stdout);
+	print_lines(&c->warn, out);
 }
 
-int compare_to(int argc, char **argv, FILE *out)
+struct comparison *compare_new(void)
 {
-	static const struct option longopts[] = {
-		{ "baseline", required_argument, NULL, 'b' },
-		{ "strict", no_argument, NULL, 's' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "best", no_argument, NULL, 'B' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *baseline = NULL, *format = "text";
-	struct comparison *cmp;
-	struct cmp_file *fs;
-	size_t nf = 0, k;
-	int c, strict = 0, best = 0, rc = 0, stdin_used = 0, html;
-	char err[700];
-
-	cmp = calloc(1, sizeof(*cmp));
-	if (!cmp)
-		return usage("out of memory");
-	fs = cmp->fs;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hf:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'h': fputs(compare_help, stdout); goto out;
-		case 'b':
-			if (!*optarg) {
-				rc = usage("--baseline: expected a result FILE");
-				goto out;
-			}
-			baseline = optarg;
-			break;
-		case 's': strict = 1; break;
-		case 'a': cmp->all = 1; break;
-		case 'B': best = 1; break;
-		case 'f': format = optarg; break;
-		case ':':
-			rc = usage("compare: option '%s' needs a value (see bakeoff compare --help)",
-				   argv[optind - 1]);
-			goto out;
-		default:
-			rc = usage("compare: unknown option '%s' (see bakeoff compare --help)",
-				   argv[optind - 1]);
-			goto out;
-		}
-	}
-	html = strcmp(format, "html") == 0;
-	if (!html && strcmp(format, "text")) {
-		rc = usage("invalid value '%s' for --format: expected text or html", format);
-		goto out;
-	}
-	if (html && best) {
-		rc = usage("compare: --best is for --format text (the page colors each row from best "
-			   "to worst instead)");
-		goto out;
-	}
-	if (argc - optind + (baseline ? 1 : 0) > COMPARE_MAX_FILES) {
-		rc = usage("compare: at most %d files", COMPARE_MAX_FILES);
-		goto out;
-	}
-	if (baseline)
-		fs[nf++].path = baseline;
-	for (k = (size_t)optind; k < (size_t)argc; k++)
-		if (!baseline || strcmp(argv[k], baseline) != 0)
-			fs[nf++].path = argv[k];
-	if (nf < 2) {
-		rc = usage("compare: expected at least two result files (see bakeoff compare --help)");
-		goto out;
-	}
-	for (k = 0; k < nf; k++)
-		stdin_used += strcmp(fs[k].path, "-") == 0;
-	if (stdin_used > 1) {
-		rc = usage("compare: standard input (-) can be read only once");
-		goto out;
-	}
-	for (k = 0; k < nf && rc == 0; k++) {
-		fs[k].label[0] = (char)('A' + k);
-		if (result_load(fs[k].path, &fs[k].r, err, sizeof(err)) < 0)
-			rc = usage("%s", err);
-	}
-	cmp->nf = nf;	/* compare_free frees what was loaded */
-	if (rc)
-		goto out;
-	if (compare_build(cmp) < 0) {
-		rc = usage("out of memory");
-		goto out;
-	}
-	if (strict && cmp->warn.n) {
-		fprintf(stderr, "bakeoff: compare --strict: the files are not like for like "
-			"(%zu warning%s); no %s:\n", cmp->warn.n, cmp->warn.n == 1 ? "" : "s",
-			html ? "page" : "table");
-		print_lines(&cmp->warn, stderr);
-		rc = COMPARE_EXIT_UNFAIR;
-		goto out;
-	}
-	if (html)
-		compare_print_html(cmp, out);
-	else
-		compare_print_text(cmp, best, out);
-out:
-	compare_free(cmp);
-	free(cmp);
-	return rc;
+	return calloc(1, sizeof(struct comparison));
 }

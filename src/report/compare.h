@@ -1,6 +1,6 @@
-/* compare.h — `bakeoff compare`: is a difference between result files
- * real, and are the files fair to compare at all? It only reads results
- * (docs/compare.md explains the statistics and every warning). */
+/* compare.h — is a difference between result files real, and are the
+ * files fair to compare at all? It only reads results (docs/compare.md
+ * explains the statistics and every warning); the verb is cli/compare.c. */
 #ifndef BAKEOFF_COMPARE_H
 #define BAKEOFF_COMPARE_H
 #include <stddef.h>
@@ -10,15 +10,6 @@
 
 /* Exit status of --strict when the files are not like for like. */
 #define COMPARE_EXIT_UNFAIR 3
-
-extern const char compare_help[];
-/* bakeoff compare A.json B.json [C.json ...] [--baseline FILE] [--strict]
- * [--all] [--best]: argv[0] is "compare". Returns the exit status: 0, 2
- * (usage or a bad file), 3 (--strict and a fairness warning). */
-int compare_main(int argc, char **argv);
-/* The same, printing the report to out instead of stdout (bakeoff fleet);
- * warnings of --strict and usage errors still go to stderr. */
-int compare_to(int argc, char **argv, FILE *out);
 
 /* ---- the statistics, exposed for the unit tests ---- */
 
@@ -126,5 +117,14 @@ void compare_summary(const struct comparison *c, FILE *out);
  * computed comparison; best adds the best-of tables to the text. */
 void compare_print_text(const struct comparison *c, int best, FILE *out);
 void compare_print_html(const struct comparison *c, FILE *out);
+
+/* For the verb (cli/compare.c): a comparison to fill (fs[k].path and
+ * .label, .r loaded, nf, all), compare_build to work out everything it
+ * says (-1: out of memory), its fairness warnings one per line, and
+ * compare_free for the files and lines (not c itself). */
+struct comparison *compare_new(void);
+int compare_build(struct comparison *c);
+void compare_print_warnings(const struct comparison *c, FILE *out);
+void compare_free(struct comparison *c);
 
 #endif
