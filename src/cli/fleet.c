@@ -1271,9 +1271,8 @@ static int paired(const struct bench *b)
 
 /* Split `run ARGS` into the host phase's and the network pairs' argument
  * lists, checking every option and benchmark name here first. */
-/* One argument of `run` as fleet passes it on: the option (NULL for the
- * run-level ones, --quick, --dir, --runs, that every part takes), as
- * written, and its value when it is the next word. */
+/* One argument of `run` as fleet passes it on: its row of the options
+ * table, as written, and its value when it is the next word. */
 struct run_arg {
 	const struct optdef *d;
 	char *arg, *val;
@@ -1291,55 +1290,54 @@ static int scan_run_args(int argc, char **argv, char **pos, int *npos_, struct r
 	for (i = 0; i < argc && rc == 0; i++) {
 		char *a = argv[i], name[128];
 		const char *val = NULL;
-		const struct optdef *d;
-		int fixed_val = 0;
+		const struct optdef *d = NULL;
+		size_t k;
+		int sep = 0;	/* the value is the next word */
 
 		if (a[0] != '-' || !a[1]) {
 			pos[npos++] = a;
 			continue;
 		}
-		if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0 || strcmp(a, "--progress") == 0)
-			continue;	/* fleet's own */
-		if (strncmp(a, "-o", 2) == 0 || strncmp(a, "--output", 8) == 0) {
-			rc = usage("fleet: run's -o is fleet's: results go to results/FLEET-ID/HOST.json");
-			break;
+		if (a[1] != '-') {	/* -X: the row with that letter; -Xvalue */
+			for (k = 0; k < noptdefs && !d; k++)
+				if (optdefs[k].letter == a[1])
+					d = &optdefs[k];
+			if (d && a[2] && d->type != OT_FLAG)
+				val = a + 2;
+		} else {
+			snprintf(name, sizeof(name), "%.*s", (int)strcspn(a + 2, "="), a + 2);
+			if (a[2 + strlen(name)] == '=')
+				val = a + 3 + strlen(name);
+			d = opt_find(name);
 		}
-		if (a[1] != '-') {
-			rc = usage("fleet: run option '%s' is not one fleet passes on (see bakeoff run --help)", a);
-			break;
-		}
-		snprintf(name, sizeof(name), "%.*s", (int)strcspn(a + 2, "="), a + 2);
-		if (a[2 + strlen(name)] == '=')
-			val = a + 3 + strlen(name);
-		if (strcmp(name, "quick") == 0) {
-			opts[nopts++].arg = a;
-			continue;
-		}
-		if (strcmp(name, "peer") == 0 || strcmp(name, "token") == 0) {
-			rc = usage("fleet: --%s is fleet's: it starts bakeoff serve on the far host itself", name);
-			break;
-		}
-		fixed_val = strcmp(name, "dir") == 0 || strcmp(name, "runs") == 0;
-		d = fixed_val ? NULL : opt_find(name);
-		if (!fixed_val && !d) {
+		if (!d) {
 			rc = usage("fleet: unknown run option '%s' (see bakeoff run --help)", a);
 			break;
 		}
-		opts[nopts].d = d;
-		opts[nopts].arg = a;
-		if ((fixed_val || d->type != OT_FLAG) && !val) {
+		if (d->type != OT_FLAG && !val) {
 			if (i + 1 >= argc) {
 				rc = usage("fleet: run option '%s' needs a value", a);
 				break;
 			}
-			val = opts[nopts].val = argv[++i];
+			val = argv[++i];
+			sep = 1;
 		}
-		if (d && opt_parse(d, d->type == OT_FLAG ? NULL : val, cfg, opt, err, sizeof(err)) < 0) {
+		if (d->flags & OPTF_FLEET_DROP)	/* fleet shows its own progress */
+			continue;
+		if (d->flags & OPTF_FLEET_SETS) {
+			rc = usage("fleet: run's --%s is fleet's own: results go to results/FLEET-ID/HOST.json, "
+				   "and fleet starts bakeoff serve on the far host with a token of its own",
+				   d->name);
+			break;
+		}
+		opts[nopts].d = d;
+		opts[nopts].arg = a;
+		opts[nopts].val = sep ? (char *)val : NULL;
+		if (opt_parse(d, d->type == OT_FLAG ? NULL : val, cfg, opt, err, sizeof(err)) < 0) {
 			rc = usage("%s", err);
 			break;
 		}
-		if (d)
-			set->given[d - optdefs] = 1;
+		set->given[d - optdefs] = 1;
 		nopts++;
 	}
 	*npos_ = npos;
@@ -1401,7 +1399,7 @@ static int split_run_args(struct fleet *f, int argc, char **argv)
 		(*dst)[n++] = "-o";
 		(*dst)[n++] = "-";
 		for (i = 0; i < nopts; i++) {
-			int read = !opts[i].d;	/* --quick, --dir, --runs: everyone's */
+			int read = 0;	/* the run's own (--quick, --dir, --runs) are read by all */
 
 			for (k = 0; k < registry_count && !read; k++)
 				read = sel[k] && paired(registry[k]) == part &&

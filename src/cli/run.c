@@ -29,23 +29,9 @@ static const char *const help_run =
 	"the result to results/HOST-UTCTIME.json (the file is claimed before anything\n"
 	"is measured and updated as each benchmark finishes).\n"
 	"\n"
-	"  -o, --output FILE     write the result here ('-' = JSON on stdout, no table);\n"
-	"                        an existing file is never overwritten\n"
-	"  -q, --quiet           no progress lines on stderr\n"
-	"      --progress        plain progress lines on stderr even when it is not a\n"
-	"                        terminal: 'bakeoff: progress K/N ID running', then\n"
-	"                        '... ID STATUS' (bakeoff fleet reads them over ssh)\n"
-	"      --quick           small sizes and short samples (a smoke run)\n"
-	"      --runs K          run each benchmark K times (2 to 100), each in a fresh\n"
-	"                        process, interleaved (all benchmarks once, then again);\n"
-	"                        the result keeps every run's median and CV, and compare\n"
-	"                        judges differences by the between-run spread\n"
-	"      --dir DIR[,DIR]   make the scratch directory under DIR (default $TMPDIR or /tmp);\n"
-	"                        the disk benchmarks write in a scratch directory under each\n"
-	"                        DIR of the list (default: the current directory)\n"
-	"\n"
-	"Options read by benchmarks (an option no selected benchmark reads is an error;\n"
-	"bakeoff help BENCH lists one benchmark's):\n";
+	"Options, from one table: the run's own ([all]), then the harness's and the\n"
+	"benchmarks' (an option no selected benchmark reads is an error; bakeoff help\n"
+	"BENCH lists one benchmark's):\n";
 
 static const char *const help_units =
 	"\nSIZE is a whole number of bytes with an optional binary suffix: 512, 4k, 1M,\n"
@@ -75,94 +61,69 @@ int bench_help(const char *word)
 }
 
 
+enum { OPT_TABLE = 256 };	/* getopt's value for table row i: OPT_TABLE + i */
+
 struct run_args {
-	const char *output;
 	const char *dir;	/* the first --dir entry: the run's scratch parent */
-	const char *dirlist;	/* the whole --dir list (disk) */
 	char dir0[4096];
-	int quiet, quick;
-	int lines;		/* --progress: plain lines for a program (fleet) */
-	int runs;		/* --runs K (0: once) */
 	struct harness_cfg cfg;
-	struct bench_opts opt;
+	struct bench_opts opt;	/* with the run's own options (-o, -q, --quick, --dir, ...) */
 	struct optset set;
 };
 
-enum { OPT_QUICK = 256, OPT_DIR, OPT_RUNS, OPT_PROGRESS, OPT_TABLE };
-
+/* run's command line, every option from the options table (long and short
+ * forms made from its rows) and --help: 0, -1 after --help, or the exit
+ * status of a usage error. */
 static int parse_run_args(int argc, char **argv, struct run_args *a)
 {
-	static const struct option fixed[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "quick", no_argument, NULL, OPT_QUICK },
-		{ "dir", required_argument, NULL, OPT_DIR },
-		{ "runs", required_argument, NULL, OPT_RUNS },
-		{ "progress", no_argument, NULL, OPT_PROGRESS },
-	};
-	struct option longopts[sizeof(fixed) / sizeof(fixed[0]) + 128];
-	size_t i, nf = sizeof(fixed) / sizeof(fixed[0]);
-	char err[400];
+	struct option longopts[128 + 2];
+	char shorts[3 * 128 + 8] = ":h", err[400];
+	size_t i, ns = 2;
 	int c, idx;
 
-	for (i = 0; i < nf; i++)
-		longopts[i] = fixed[i];
 	for (i = 0; i < noptdefs; i++) {
-		longopts[nf + i].name = optdefs[i].name;
-		longopts[nf + i].has_arg = optdefs[i].type == OT_FLAG ? no_argument : required_argument;
-		longopts[nf + i].flag = NULL;
-		longopts[nf + i].val = OPT_TABLE + (int)i;
+		longopts[i].name = optdefs[i].name;
+		longopts[i].has_arg = optdefs[i].type == OT_FLAG ? no_argument : required_argument;
+		longopts[i].flag = NULL;
+		longopts[i].val = OPT_TABLE + (int)i;
+		if (optdefs[i].letter) {
+			shorts[ns++] = optdefs[i].letter;
+			if (optdefs[i].type != OT_FLAG)
+				shorts[ns++] = ':';
+		}
 	}
-	memset(&longopts[nf + noptdefs], 0, sizeof(longopts[0]));
+	shorts[ns] = 0;
+	longopts[noptdefs] = (struct option){ "help", no_argument, NULL, 'h' };
+	memset(&longopts[noptdefs + 1], 0, sizeof(longopts[0]));
 	harness_default_cfg(&a->cfg);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:qh", longopts, &idx)) != -1) {
+	while ((c = getopt_long(argc, argv, shorts, longopts, &idx)) != -1) {
 		const char *name = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
 
-		switch (c) {
-		case 'o':
-			if (!*optarg)
-				return usage_error("-o: expected a file name, or '-' for stdout");
-			a->output = optarg;
-			break;
-		case 'q': a->quiet = 1; break;
-		case 'h': print_run_help(); return -1;
-		case OPT_QUICK: a->quick = 1; break;
-		case OPT_PROGRESS: a->lines = 1; break;
-		case OPT_DIR:
-			if (!*optarg)
-				return usage_error("--dir: expected a directory");
-			a->dirlist = optarg;
-			snprintf(a->dir0, sizeof(a->dir0), "%.*s", (int)strcspn(optarg, ","), optarg);
-			a->dir = a->dir0;
-			break;
-		case OPT_RUNS: {
-			long k;
-
-			if (parse_uint(optarg, 2, 100, &k) < 0)
-				return usage_error("invalid value '%s' for --runs: expected a whole number "
-						   "from 2 to 100", optarg);
-			a->runs = (int)k;
-			break;
+		if (c == 'h') {
+			print_run_help();
+			return -1;
 		}
-		case ':':
+		if (c == ':')
 			return usage_error("run: option '%s' needs a value (see bakeoff run --help)", name);
-		case '?':
+		if (c == '?')
 			return usage_error("run: unknown option '%s' (see bakeoff run --help)", name);
-		default:
+		for (i = 0; c < OPT_TABLE && i < noptdefs && optdefs[i].letter != c; i++)
+			;	/* a short form: its row */
+		if (c >= OPT_TABLE)
 			i = (size_t)(c - OPT_TABLE);
-			if (opt_parse(&optdefs[i], optarg, &a->cfg, &a->opt, err, sizeof(err)) < 0)
-				return usage_error("%s", err);
-			a->set.given[i] = 1;
-			break;
-		}
+		if (opt_parse(&optdefs[i], optarg, &a->cfg, &a->opt, err, sizeof(err)) < 0)
+			return usage_error("%s", err);
+		a->set.given[i] = 1;
+	}
+	if (a->opt.dirlist) {	/* the scratch directory goes under the first entry */
+		snprintf(a->dir0, sizeof(a->dir0), "%.*s", (int)strcspn(a->opt.dirlist, ","), a->opt.dirlist);
+		a->dir = a->dir0;
 	}
 	if (opt_check_exclusive(&a->set, err, sizeof(err)) < 0)
 		return usage_error("%s", err);
-	opt_defaults(&a->set, a->quick, &a->cfg, &a->opt);
-	a->opt.quick = a->quick;
+	opt_defaults(&a->set, a->opt.quick, &a->cfg, &a->opt);
 	a->cfg.max_samples = 3 * a->cfg.samples;	/* the adaptive ceiling */
 	/* --ci-target: sample until the interval is narrow enough or the
 	 * budget (calibration and samples of one figure) is spent */
@@ -211,15 +172,15 @@ int cmd_run(int argc, char **argv)
 	}
 	memset(&plan, 0, sizeof(plan));
 	plan.sel = sel;
-	plan.runs = a.runs;
+	plan.runs = a.opt.runs;
 	plan.cfg = a.cfg;
 	plan.opt = a.opt;
-	plan.profile = a.quick ? "quick" : "standard";
-	plan.output = a.output;
+	plan.profile = a.opt.quick ? "quick" : "standard";
+	plan.output = a.opt.output;
 	plan.dir = a.dir;
-	plan.dirlist = a.dirlist;
-	plan.quiet = a.quiet;
-	plan.lines = a.lines;
+	plan.dirlist = a.opt.dirlist;
+	plan.quiet = a.opt.quiet;
+	plan.lines = a.opt.lines;
 	plan.argc = argc;
 	plan.argv = argv;
 	plan.render = render_table;

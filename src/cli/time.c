@@ -51,7 +51,7 @@ const char timecmd_help[] =
 	"context switches; each run also as a csh `time` line. Saves a result file\n"
 	"(results/HOST-UTCTIME.json) that `bakeoff report` reads like any other.\n"
 	"\n"
-	"  -n N              timed runs (default 1)\n"
+	"  -n, --reps N      timed runs (default 1; run's --reps, 1 to 1000)\n"
 	"      --warmup W    runs made first and discarded (default 0)\n"
 	"      --prepare CMD run CMD with /bin/sh -c before every run, untimed\n"
 	"                    (e.g. 'make clean')\n"
@@ -414,11 +414,14 @@ static int time_options(int argc, char **argv, struct harness_cfg *cfg, const ch
 		{ "ignore-status", no_argument, NULL, O_IGNORE },
 		{ "show-output", no_argument, NULL, O_SHOW },
 		{ "op-timeout", required_argument, NULL, O_TIMEOUT },
+		{ "reps", required_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct bench_opts opt = { .parallel = 1 };
+	char err[400];
 	struct stat sb;
 	long l;
 	int c;
@@ -427,22 +430,17 @@ static int time_options(int argc, char **argv, struct harness_cfg *cfg, const ch
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:n:o:qh", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'n':
-			if (parse_uint(optarg, 1, 1000, &l) < 0)
-				return usage("invalid value '%s' for -n: expected a whole number from 1 to 1000",
-					     optarg);
-			cfg->reps = (int)l;
+		case 'n':	/* the options table's --reps; -n as csh users know it */
+		case O_TIMEOUT:	/* and its --op-timeout */
+			if (opt_parse(opt_find(c == 'n' ? "reps" : "op-timeout"), optarg, cfg, &opt, err,
+				      sizeof(err)) < 0)
+				return usage("%s", err);
 			break;
 		case O_WARMUP:
 			if (parse_uint(optarg, 0, 1000, &l) < 0)
 				return usage("invalid value '%s' for --warmup: expected a whole number "
 					     "from 0 to 1000", optarg);
 			cfg->warmup_reps = (int)l;
-			break;
-		case O_TIMEOUT:
-			if (parse_duration(optarg, &cfg->op_timeout_ns) < 0 || cfg->op_timeout_ns < 10000000)
-				return usage("invalid value '%s' for --op-timeout: expected a duration of "
-					     "at least 10ms (500ms, 10s, 5m, 1h)", optarg);
 			break;
 		case O_PREPARE:
 			ts.prepare = optarg;

@@ -25,6 +25,12 @@ struct bench_opts {
 	uint64_t map_size;		/* --map-size: mmap / file benchmarks' file size */
 	int parallel;			/* --parallel N copies, 1 = none */
 	int quick;			/* --quick: small sizes */
+	/* the run's own options (readers "*" in the table; no benchmark reads
+	 * them but through the run) */
+	const char *output;		/* -o FILE ('-': stdout) */
+	const char *dirlist;		/* --dir DIR[,DIR...] */
+	int quiet, lines;		/* -q; --progress (plain lines) */
+	int runs;			/* --runs K (0: once) */
 	int pin;			/* --pin: context-switch rings and IPC latency pairs on one CPU */
 	long procs[BENCH_MAX_LIST];	/* --procs */
 	int nprocs;

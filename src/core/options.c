@@ -22,116 +22,138 @@
 #define S 1e9
 
 const struct optdef optdefs[] = {
+	/* the run's own (every benchmark "reads" them) */
+	{ "output", OT_PATH, OPT(output), NULL, NULL, 1, 4095, "*",
+	  "write the result here ('-' = JSON on stdout, no table); an existing file is never "
+	  "overwritten (default results/HOST-UTCTIME.json)", RES_NONE, 0, 'o', OPTF_FLEET_SETS },
+	{ "quiet", OT_FLAG, OPT(quiet), NULL, NULL, 0, 1, "*", "no progress lines on stderr",
+	  RES_NONE, 0, 'q', OPTF_FLEET_DROP },
+	{ "progress", OT_FLAG, OPT(lines), NULL, NULL, 0, 1, "*",
+	  "plain progress lines on stderr even when it is not a terminal: 'bakeoff: progress K/N ID "
+	  "running', then '... ID STATUS' (bakeoff fleet reads them over ssh)", RES_NONE, 0, 0,
+	  OPTF_FLEET_DROP },
+	{ "quick", OT_FLAG, OPT(quick), NULL, NULL, 0, 1, "*", "small sizes and short samples (a smoke run)",
+	  RES_NONE, 0, 0, 0 },
+	{ "runs", OT_UINT, OPT(runs), NULL, NULL, 2, 100, "*",
+	  "run each benchmark N times, each in a fresh process, interleaved (all benchmarks once, "
+	  "then again); the result keeps every run's median and CV, and compare judges differences "
+	  "by the between-run spread", RES_NONE, 0, 0, 0 },
+	{ "dir", OT_PATH, OPT(dirlist), NULL, NULL, 1, 4095, "*",
+	  "DIR[,DIR...]: make the scratch directory under the first (default $TMPDIR or /tmp); the "
+	  "disk benchmarks write in a scratch directory under each (default: the current directory)",
+	  RES_NONE, 0, 0, 0 },
+	/* the harness's and the benchmarks' */
 	{ "samples", OT_UINT, CFG(samples), "11", NULL, 1, 1000, "@loop",
 	  "samples per figure, at least (more, up to 3x, while the 95% CI is wider than "
-	  "--ci-target)", RES_NONE, 0 },
+	  "--ci-target)", RES_NONE, 0, 0, 0 },
 	{ "ci-target", OT_PERCENT, CFG(ci_target), "1%", NULL, 0.1, 50, "@loop",
 	  "add samples to a figure until the half-width of its 95% CI is under this share of "
 	  "its median; given, with no 3x ceiling: until it is, or --budget is spent, and a "
-	  "figure that missed it says so", RES_NONE, 0 },
+	  "figure that missed it says so", RES_NONE, 0, 0, 0 },
 	{ "sample-time", OT_DURATION, CFG(target_ns), "10ms", "2ms", 0.1 * MS, 10 * S, "@loop",
-	  "minimum length of one sample", RES_NONE, 0 },
+	  "minimum length of one sample", RES_NONE, 0, 0, 0 },
 	{ "budget", OT_DURATION, CFG(budget_ns), "5s", "1s", 10 * MS, 86400 * S, "*",
 	  "time bound of calibration and samples together (the minimum samples always "
-	  "run); with long operations, no repetition starts after it", RES_NONE, 0 },
+	  "run); with long operations, no repetition starts after it", RES_NONE, 0, 0, 0 },
 	{ "reps", OT_UINT, CFG(reps), "3", "1", 1, 1000, "@long",
-	  "timed repetitions of a long operation", RES_NONE, 0 },
+	  "timed repetitions of a long operation", RES_NONE, 0, 0, 0 },
 	{ "duration", OT_DURATION, CFG(duration_ns), NULL, NULL, 100 * MS, 86400 * S, "@long",
-	  "a time-based operation runs this long per repetition; others repeat until it has passed", RES_NONE, 0 },
+	  "a time-based operation runs this long per repetition; others repeat until it has passed", RES_NONE, 0, 0, 0 },
 	{ "warmup", OT_WARMUP, IN_CFG, 0, 0, NULL, NULL, 0, 86400 * S, "@long",
 	  "N repetitions run and discarded first, or DUR: the first DUR of each repetition "
-	  "is left out of its figure (fio's ramp_time, iperf3's omit)", RES_NONE, 0 },
+	  "is left out of its figure (fio's ramp_time, iperf3's omit)", RES_NONE, 0, 0, 0 },
 	{ "interval", OT_DURATION, CFG(interval_ns), "1s", NULL, 100 * MS, 3600 * S, "@long",
-	  "length of the per-interval figures kept in the result", RES_NONE, 0 },
+	  "length of the per-interval figures kept in the result", RES_NONE, 0, 0, 0 },
 	{ "op-timeout", OT_DURATION, CFG(op_timeout_ns), "5m", NULL, 10 * MS, 86400 * S, "*",
-	  "an operation (or a wait on another process) that lasts longer fails the benchmark", RES_NONE, 0 },
+	  "an operation (or a wait on another process) that lasts longer fails the benchmark", RES_NONE, 0, 0, 0 },
 	{ "parallel", OT_UINT, OPT(parallel), "1", NULL, 1, 256, "*",
-	  "run N copies of each benchmark at once", RES_NONE, 0 },
+	  "run N copies of each benchmark at once", RES_NONE, 0, 0, 0 },
 	{ "mem-size", OT_SIZE, OPT(mem_size), "64M", "16M", 64 * KiB, 1 * TiB, "mem",
 	  "memory benchmarks' buffer (STREAM: each of its three arrays, at least 4x the "
-	  "last-level cache without --quick)", RES_MEM, 1 },
+	  "last-level cache without --quick)", RES_MEM, 1, 0, 0 },
 	{ "msg-size", OT_SIZE, OPT(msg_size), "64k", NULL, 1, 64 * MiB, "ipc.pipe.bw,ipc.unix.bw",
-	  "IPC bandwidth transfer size", RES_NONE, 0 },
+	  "IPC bandwidth transfer size", RES_NONE, 0, 0, 0 },
 	{ "map-size", OT_SIZE, OPT(map_size), NULL, "1M", 4 * KiB, 1 * TiB, "vm",
 	  "file size of the VM benchmarks (default 4x the last-level cache, at least 8M)",
-	  RES_DISK, 1 },
+	  RES_DISK, 1, 0, 0 },
 	{ "procs", OT_UINT_LIST, OPTL(procs, nprocs), "2,4,8,16", NULL, 2, 256, "proc.ctxsw",
-	  "context-switch ring sizes (up to 8)", RES_NONE, 0 },
+	  "context-switch ring sizes (up to 8)", RES_NONE, 0, 0, 0 },
 	{ "ctx-sizes", OT_SIZE_LIST, OPTL(ctx_sizes, nctx_sizes), "0,16k,64k", NULL, 0, 64 * MiB,
-	  "proc.ctxsw", "context-switch working sets (up to 8)", RES_NONE, 0 },
+	  "proc.ctxsw", "context-switch working sets (up to 8)", RES_NONE, 0, 0, 0 },
 	{ "pin", OT_FLAG, OPT(pin), NULL, NULL, 0, 1, "proc.ctxsw,ipc.pipe.lat,ipc.unix.lat,ipc.fifo.lat",
-	  "pin context-switch rings and IPC latency pairs to one CPU", RES_NONE, 0 },
+	  "pin context-switch rings and IPC latency pairs to one CPU", RES_NONE, 0, 0, 0 },
 	/* net: network benchmarks (src/bench/net-*.c) */
 	{ "peer", OT_STRING, OPT(peer), NULL, NULL, 1, 255, "net",
 	  "a running bakeoff serve: HOST, HOST:PORT or [IPV6]:PORT (port 5511 by default); "
-	  "without it the run starts its own server on 127.0.0.1", RES_NONE, 0 },
+	  "without it the run starts its own server on 127.0.0.1", RES_NONE, 0, 0, OPTF_FLEET_SETS },
 	{ "token", OT_STRING, OPT(token), NULL, NULL, 1, 64, "net",
-	  "the secret the server was started with (bakeoff serve --token)", RES_NONE, 0 },
+	  "the secret the server was started with (bakeoff serve --token)", RES_NONE, 0, 0,
+	  OPTF_SECRET | OPTF_FLEET_SETS },
 	{ "streams", OT_UINT, OPT(streams), "1", NULL, 1, 64, "net.tcp.bw,disk.seq",
 	  "parallel streams: TCP streams (iperf3 -P); disk.seq's sequential streams, one file "
-	  "each, spread over the --dir list", RES_NONE, 0 },
+	  "each, spread over the --dir list", RES_NONE, 0, 0, 0 },
 	{ "reverse", OT_FLAG, OPT(reverse), NULL, NULL, 0, 1, "net.tcp.bw",
-	  "the server sends, the client receives (iperf3 -R)", RES_NONE, 0 },
+	  "the server sends, the client receives (iperf3 -R)", RES_NONE, 0, 0, 0 },
 	{ "bidir", OT_FLAG, OPT(bidir), NULL, NULL, 0, 1, "net.tcp.bw",
-	  "both directions at once, --streams each way", RES_NONE, 0 },
+	  "both directions at once, --streams each way", RES_NONE, 0, 0, 0 },
 	{ "buf-len", OT_SIZE, OPT(buf_len), "8k", NULL, 1, 1 * MiB, "net.tcp.bw",
-	  "bytes per read or write call (ttcp -l)", RES_NONE, 0 },
+	  "bytes per read or write call (ttcp -l)", RES_NONE, 0, 0, 0 },
 	{ "nbuf", OT_UINT, OPT(nbuf), "16384", NULL, 1, 1000000000, "net.tcp.bw",
 	  "buffers sent per stream and repetition (ttcp -n; 128 MiB at 8 KiB, also with --quick: "
 	  "far more than the socket buffers hold); --duration sends for a time instead",
-	  RES_NONE, 0 },
+	  RES_NONE, 0, 0, 0 },
 	{ "msg-sizes", OT_SIZE_LIST, OPTL(msg_sizes, nmsg_sizes), NULL, NULL, 1, 1 * MiB,
-	  "net.tcp.bw", "also measure with these buffer lengths (a sweep, up to 8)", RES_NONE, 0 },
+	  "net.tcp.bw", "also measure with these buffer lengths (a sweep, up to 8)", RES_NONE, 0, 0, 0 },
 	{ "rate", OT_RATE, OPT(rate), "100M", NULL, 1000, 100e9, "net.udp.bw",
-	  "UDP target rate in bits/s (iperf3 -b; k, M, G = 10^3, 10^6, 10^9)", RES_NONE, 0 },
+	  "UDP target rate in bits/s (iperf3 -b; k, M, G = 10^3, 10^6, 10^9)", RES_NONE, 0, 0, 0 },
 	{ "udp-len", OT_SIZE, OPT(udp_len), "1470", NULL, 32, 65000, "net.udp.bw",
-	  "UDP datagram payload (iperf3 -l)", RES_NONE, 0 },
+	  "UDP datagram payload (iperf3 -l)", RES_NONE, 0, 0, 0 },
 	/* cpu: workloads and scaling */
 	{ "copies", OT_UINT_LIST, OPTL(copies, ncopies), NULL, NULL, 1, 1024, "cpu.scaling",
 	  "counts of copies run at once (up to 8; default 1, 2, 4, ... up to the online CPUs)",
-	  RES_NONE, 0 },
+	  RES_NONE, 0, 0, 0 },
 	/* ---- disk (src/bench/disk-*.c); room for --size is checked by disk_prepare ---- */
 	{ "size", OT_SIZE, OPT(disk_size), "1G", "32M", 64 * KiB, 1 * TiB, "disk.seq,disk.rand,disk.bonnie,disk.iozone",
-	  "file size of the disk benchmarks (bytes read with --device; disk.iozone's single file)", RES_NONE, 0 },
+	  "file size of the disk benchmarks (bytes read with --device; disk.iozone's single file)", RES_NONE, 0, 0, 0 },
 	{ "block-sizes", OT_SIZE_LIST, OPTL(disk_bs, disk_nbs), "4k,16k,32k,64k,128k,256k,512k,1M",
-	  NULL, 512, 64 * MiB, "disk.seq", "disk.seq's block sizes (dd's bs=)", RES_NONE, 0 },
+	  NULL, 512, 64 * MiB, "disk.seq", "disk.seq's block sizes (dd's bs=)", RES_NONE, 0, 0, 0 },
 	{ "runtime", OT_DURATION, OPT(disk_runtime), "1s", "500ms", 100 * MS, 86400 * S,
 	  "disk.seq,disk.rand,disk.bonnie,disk.iozone",
 	  "a pass stops at --size or after this long, whichever comes first (fio's size "
-	  "and runtime); disk.rand runs this long", RES_NONE, 0 },
+	  "and runtime); disk.rand runs this long", RES_NONE, 0, 0, 0 },
 	{ "direct", OT_FLAG, OPT(disk_direct), NULL, NULL, 0, 1, "disk.seq,disk.rand,disk.iozone",
-	  "O_DIRECT or fail (default: O_DIRECT where the file system takes it)", RES_NONE, 0 },
+	  "O_DIRECT or fail (default: O_DIRECT where the file system takes it)", RES_NONE, 0, 0, 0 },
 	{ "no-direct", OT_FLAG, OPT(disk_no_direct), NULL, NULL, 0, 1, "disk.seq,disk.rand,disk.iozone",
-	  "buffered I/O through the page cache", RES_NONE, 0 },
+	  "buffered I/O through the page cache", RES_NONE, 0, 0, 0 },
 	{ "jobs", OT_UINT, OPT(disk_jobs), "4", "2", 1, 64, "disk.rand",
-	  "disk.rand's concurrent jobs, each at queue depth 1 (besides one job alone)", RES_NONE, 0 },
+	  "disk.rand's concurrent jobs, each at queue depth 1 (besides one job alone)", RES_NONE, 0, 0, 0 },
 	{ "device", OT_STRING, OPT(disk_device), NULL, NULL, 1, 4095, "disk.seq",
-	  "read this block device sequentially (read-only) instead of files", RES_NONE, 0 },
+	  "read this block device sequentially (read-only) instead of files", RES_NONE, 0, 0, 0 },
 	{ "destroy-data", OT_FLAG, OPT(disk_destroy), NULL, NULL, 0, 1, "disk.seq",
-	  "with --device: also write to it, destroying what it holds", RES_NONE, 0 },
+	  "with --device: also write to it, destroying what it holds", RES_NONE, 0, 0, 0 },
 	{ "csv", OT_STRING, OPT(disk_csv), "2", NULL, 1, 4, "disk.bonnie",
-	  "bonnie++ CSV line: 1.03 (27 columns) or 2 (format 1.98, bonnie++ 2.00a)", RES_NONE, 0 },
+	  "bonnie++ CSV line: 1.03 (27 columns) or 2 (format 1.98, bonnie++ 2.00a)", RES_NONE, 0, 0, 0 },
 	{ "files", OT_UINT, OPT(disk_files), "16", "1", 1, 1024, "disk.bonnie",
-	  "bonnie's file tests: N x 1024 files (bonnie++ -n)", RES_NONE, 0 },
+	  "bonnie's file tests: N x 1024 files (bonnie++ -n)", RES_NONE, 0, 0, 0 },
 	{ "file-dirs", OT_UINT, OPT(disk_file_dirs), "1", NULL, 1, 1024, "disk.bonnie",
-	  "spread the files over D directories", RES_NONE, 0 },
+	  "spread the files over D directories", RES_NONE, 0, 0, 0 },
 	{ "file-max", OT_SIZE, OPT(disk_file_max), "0", NULL, 0, 1 * GiB, "disk.bonnie",
 	  "bonnie's files get a random size up to this, written as each is created "
-	  "(bonnie++ -n N:MAX:MIN); 0: empty files", RES_NONE, 0 },
+	  "(bonnie++ -n N:MAX:MIN); 0: empty files", RES_NONE, 0, 0, 0 },
 	{ "file-min", OT_SIZE, OPT(disk_file_min), "0", NULL, 0, 1 * GiB, "disk.bonnie",
-	  "smallest of those random sizes (at most --file-max)", RES_NONE, 0 },
+	  "smallest of those random sizes (at most --file-max)", RES_NONE, 0, 0, 0 },
 	{ "no-char", OT_FLAG, OPT(disk_no_char), NULL, NULL, 0, 1, "disk.bonnie",
-	  "skip the per-character tests, putc and getc (bonnie++ -f)", RES_NONE, 0 },
+	  "skip the per-character tests, putc and getc (bonnie++ -f)", RES_NONE, 0, 0, 0 },
 	{ "cache", OT_FLAG, OPT(disk_cache), NULL, NULL, 0, 1, "disk",
-	  "measure the page cache on purpose: small warm files, figures labelled cache", RES_NONE, 0 },
+	  "measure the page cache on purpose: small warm files, figures labelled cache", RES_NONE, 0, 0, 0 },
 	{ "max-size", OT_SIZE, OPT(disk_max_size), "4M", "1M", 64 * KiB, 1 * TiB, "disk.iozone",
-	  "disk.iozone's largest auto-mode file (iozone -g); sizes double from 64k", RES_NONE, 0 },
+	  "disk.iozone's largest auto-mode file (iozone -g); sizes double from 64k", RES_NONE, 0, 0, 0 },
 	/* ---- end disk ---- */
 	/* only in the test build (bakeoff-testing): no other benchmark reads it */
 	{ "test-work", OT_UINT, OPT(test_work), "100", NULL, 1, 1000000, "test.work",
-	  "test.work's units of work per operation (one multiply-add each)", RES_NONE, 0 },
+	  "test.work's units of work per operation (one multiply-add each)", RES_NONE, 0, 0, 0 },
 	{ "test-work2", OT_UINT, OPT(test_work2), "100", NULL, 1, 1000000, "test.work2",
-	  "test.work2's units of work per operation", RES_NONE, 0 },
+	  "test.work2's units of work per operation", RES_NONE, 0, 0, 0 },
 };
 const size_t noptdefs = sizeof(optdefs) / sizeof(optdefs[0]);
 
@@ -142,18 +164,11 @@ static const char *const exclusive[][3] = {
 	{ "reverse", "bidir", "--bidir already sends both ways" },
 };
 
-/* Options whose values are secrets: never saved in a result, never
- * printed (the run's argv keeps "(hidden)"). */
-static const char *const secret[] = { "token" };
-
 int opt_secret(const char *name)
 {
-	size_t i;
+	const struct optdef *d = opt_find(name);
 
-	for (i = 0; i < sizeof(secret) / sizeof(secret[0]); i++)
-		if (strcmp(name, secret[i]) == 0)
-			return 1;
-	return 0;
+	return d && (d->flags & OPTF_SECRET);
 }
 
 int opt_check_exclusive(const struct optset *set, char *err, size_t errlen)
@@ -241,6 +256,9 @@ static void range_text(const struct optdef *d, char *out, size_t n)
 	case OT_STRING:
 		snprintf(out, n, "text of %.0f to %.0f bytes", d->min, d->max);
 		break;
+	case OT_PATH:
+		snprintf(out, n, "a file name of %.0f to %.0f bytes", d->min, d->max);
+		break;
 	case OT_PERCENT:
 		snprintf(out, n, "a percentage from %g%% to %g%% (2%%, 0.5%%)", d->min, d->max);
 		break;
@@ -294,6 +312,7 @@ int opt_parse(const struct optdef *d, const char *val, struct harness_cfg *cfg,
 		cfg->warmup_reps = 0;
 		return 0;
 	case OT_STRING:
+	case OT_PATH:
 		if (strlen(val) < d->min || strlen(val) > d->max)
 			break;
 		*(const char **)p = val;
@@ -497,7 +516,7 @@ static int read_in_build(const struct optdef *d)
 void opt_print_help(FILE *f, const struct bench *b)
 {
 	static const char *const meta[] = { "N", "SIZE", "DUR", "", "LIST", "LIST", "N|DUR", "TEXT",
-					     "RATE", "PCT" };
+					     "RATE", "PCT", "PATH" };
 	size_t i;
 
 	for (i = 0; i < noptdefs; i++) {
@@ -518,8 +537,12 @@ void opt_print_help(FILE *f, const struct bench *b)
 				 strcmp(d->readers, "@loop") == 0 ? "calibrated loops" :
 				 strcmp(d->readers, "@long") == 0 ? "long operations" : d->readers);
 		snprintf(text, sizeof(text), "%s%s%s", d->help, def, read);
-		fprintf(f, "  --%s%s%-*s", d->name, d->type == OT_FLAG ? "" : " ",
-			(int)(20 - strlen(d->name) - (d->type != OT_FLAG)), meta[d->type]);
+		if (d->letter)
+			fprintf(f, "  -%c, --%s%s%-*s", d->letter, d->name, d->type == OT_FLAG ? "" : " ",
+				(int)(16 - strlen(d->name) - (d->type != OT_FLAG)), meta[d->type]);
+		else
+			fprintf(f, "  --%s%s%-*s", d->name, d->type == OT_FLAG ? "" : " ",
+				(int)(20 - strlen(d->name) - (d->type != OT_FLAG)), meta[d->type]);
 		wrap(f, text, 24);
 	}
 }

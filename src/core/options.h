@@ -23,6 +23,14 @@ enum opt_type {
 	OT_STRING,	/* text, at most 255 bytes (const char * field, pointing into argv) */
 	OT_RATE,	/* bits per second with a decimal suffix: 100M, 1.5G (uint64_t field) */
 	OT_PERCENT,	/* a percentage, "2%" or "2" (double field: the fraction, 0.02) */
+	OT_PATH,	/* a file or directory name, at most 4095 bytes (const char *, into argv) */
+};
+
+/* What an option is besides its value (struct optdef's flags). */
+enum {
+	OPTF_SECRET = 1u << 0,		/* never saved in a result, never printed (--token) */
+	OPTF_FLEET_SETS = 1u << 1,	/* fleet sets it itself; given to `fleet -- run`, refused */
+	OPTF_FLEET_DROP = 1u << 2,	/* fleet's own (progress, quiet): not passed to the hosts */
 };
 
 enum opt_target { IN_CFG, IN_OPT };	/* struct harness_cfg or struct bench_opts */
@@ -46,6 +54,8 @@ struct optdef {
 	const char *help;
 	enum opt_res res;
 	int res_mult;		/* the value is made this many times (x --parallel) */
+	char letter;		/* its short form, -LETTER (0: none) */
+	unsigned flags;		/* OPTF_* */
 };
 
 extern const struct optdef optdefs[];

@@ -6,7 +6,7 @@
 . tests/e2e/lib.sh
 "$BAKEOFF" run --help | sed -n 's/^  --\([a-z-]*\) [A-Z|][A-Z|]*  .*/\1/p' >"$TMP/opts"
 check "run --help lists the table's options" [ "$(wc -l <"$TMP/opts")" -ge 10 ]
-"$BAKEOFF" run --help | sed -n 's/^  --\([a-z-]*\) TEXT  .*/\1/p' >"$TMP/text"
+"$BAKEOFF" run --help | sed -n 's/^  --\([a-z-]*\) \(TEXT\|PATH\)  .*/\1/p' >"$TMP/text"
 for o in $(cat "$TMP/opts"); do
 	for v in "" "-1" "0" "99999999999999999999" "5parsecs" "1e400" "9999999T" "10 20"; do
 		case "$o:$v" in
