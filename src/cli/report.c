@@ -53,7 +53,7 @@ int cmd_report(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const struct report_format *fmt = report_format_find("text");
+	const struct report_format *fmt = report_formats;	/* the first row: the default */
 	const struct result **ptrs;
 	struct result *rs;
 	char err[600];

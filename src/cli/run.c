@@ -145,9 +145,9 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 static void render_table(const struct result *r, FILE *f, void *ctx)
 {
 	const struct personality *pers = ctx;
-	const struct report_format *fmt = report_format_find(pers ? pers->format : "text");
+	const struct report_format *fmt = pers ? report_format_find(pers->format) : NULL;
 
-	(fmt ? fmt : report_formats)->render(&r, 1, 0, f);	/* [0]: text */
+	(fmt ? fmt : report_formats)->render(&r, 1, 0, f);	/* the first row: the default */
 }
 
 int cmd_run(int argc, char **argv)

@@ -92,7 +92,7 @@ static void r_html(const struct result *const *rs, size_t n, int all, FILE *f)
 	report_html(rs, n, NULL, NULL, NULL, f);	/* compare's page: compare-html.c */
 }
 
-const struct report_format report_formats[] = {
+const struct report_format report_formats[] = {	/* the first row is the default */
 	{ "text", NULL, 0, "the table the run printed (default)", r_text },
 	{ "json", NULL, 1, "one file, re-serialized", r_json },
 	{ "lmbench", NULL, 0, "the lmbench 3 summary, one row per file", r_lmbench },
