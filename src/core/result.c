@@ -1375,6 +1375,7 @@ int result_deliver(struct result *r, const struct buf *json, const char *path, c
 		   const char *also)
 {
 	char err[600], alt[4096];
+	int table;
 
 	r->incomplete = 0;
 	if (!path) {
@@ -1389,6 +1390,9 @@ int result_deliver(struct result *r, const struct buf *json, const char *path, c
 			fprintf(stderr, "bakeoff: the result is lost: %s\n", err);
 		return -1;
 	}
+	/* the table out whole first: a line on stderr must not land in it
+	 * (2>&1 into one file) */
+	table = out_check(stdout, "the table");
 	if (result_update(json, path, err, sizeof(err)) < 0) {
 		fprintf(stderr, "bakeoff: cannot save the result (%s); here it is on stdout\n", err);
 		out_write(json->p, json->len, stdout);
@@ -1397,5 +1401,5 @@ int result_deliver(struct result *r, const struct buf *json, const char *path, c
 	}
 	fprintf(stderr, "bakeoff: result saved to %s%s%s\n", path,
 		r->interrupted ? " (interrupted: finished benchmarks only)" : "", also ? also : "");
-	return out_check(stdout, "the table");
+	return table;
 }
