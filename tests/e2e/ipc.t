@@ -11,8 +11,13 @@ for id in ipc.pipe.lat ipc.unix.lat ipc.fifo.lat ipc.pipe.bw ipc.unix.bw; do
 	check "$id appears in the table" grep -q "^$id " "$TMP/out"
 done
 # A round trip takes microseconds: a ns/us or us/ms mix-up leaves the range.
+# The ceiling is 10 ms: on a 2-vCPU KVM guest whose wake-ups took about a
+# millisecond for minutes (2026-12-02: ipc.unix.lat medians of 1.15-1.23 ms
+# with the old binary and the new, with nothing else running; 12-85 us
+# between them), 1000 us failed the sanitizer suite; 50 us read as ms would
+# still be 50000.
 for id in ipc.pipe.lat ipc.unix.lat ipc.fifo.lat; do
-	check "$id between 0.1 and 1000 us" num_between "$(median "$R" $id)" 0.1 1000
+	check "$id between 0.1 and 10000 us" num_between "$(median "$R" $id)" 0.1 10000
 	check "$id unit is us" [ "$(jget "$R" "metric('$id','')->{unit}")" = us ]
 	check "$id records a 1-byte message" [ "$(jget "$R" "bench('$id')->{params}{message_bytes}")" = 1 ]
 done
@@ -38,8 +43,8 @@ N=$TMP/pin.json
 	ipc.pipe.lat ipc.pipe.bw >/dev/null 2>"$TMP/errpin"
 ok $? "run --pin exits 0"
 check "--pin ipc.pipe.lat is ok" [ "$(status "$N" ipc.pipe.lat)" = ok ]
-check "--pin ipc.pipe.lat between 0.1 and 1000 us" \
-	num_between "$(median "$N" ipc.pipe.lat)" 0.1 1000
+check "--pin ipc.pipe.lat between 0.1 and 10000 us" \
+	num_between "$(median "$N" ipc.pipe.lat)" 0.1 10000
 pinned=$(jget "$N" 'bench("ipc.pipe.lat")->{params}{pinned}')
 if os_linux; then
 	check "--pin ipc.pipe.lat recorded as pinned yes" [ "$pinned" = yes ]
