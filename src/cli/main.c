@@ -10,8 +10,6 @@
 #include "cli/fleet.h"
 #include "core/out.h"
 
-
-
 static int cmd_help(int argc, char **argv);
 
 static const char help_help[] =
