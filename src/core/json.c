@@ -173,7 +173,7 @@ static struct json *node_new(struct parser *p, enum json_type type)
 }
 
 static int parse_value(struct parser *p, struct json **out, int depth);
-static int parse_array_each(struct parser *p, int depth);
+static int parse_array(struct parser *p, struct json *arr, int depth, int each);
 
 static int parse_literal(struct parser *p, const char *lit)
 {
@@ -470,46 +470,6 @@ static int key_seen(struct keyset *ks, const struct json *obj, const char *key)
 	return 0;
 }
 
-/* After an array's element: 1 when another follows (past its ','), 0 at
- * the closing ']', -1 on anything else. */
-static int array_next(struct parser *p)
-{
-	skip_ws(p);
-	if (p->pos < p->len && p->s[p->pos] == ',') {
-		p->pos++;
-		return 1;
-	}
-	if (p->pos < p->len && p->s[p->pos] == ']') {
-		p->pos++;
-		return 0;
-	}
-	return fail(p, "expected ',' or ']'");
-}
-
-/* json_parse_each's array: each element parsed, handed over and freed at
- * once, so a huge array never stands in memory as a tree. */
-static int parse_array_each(struct parser *p, int depth)
-{
-	p->pos++;	/* '[' */
-	skip_ws(p);
-	if (p->pos < p->len && p->s[p->pos] == ']') {
-		p->pos++;
-		return 0;
-	}
-	for (;;) {
-		struct json *e = NULL;
-		int rc = parse_value(p, &e, depth);
-
-		if (rc == 0 && p->each(e, p->ctx) < 0)
-			rc = fail_at(p, e->off, each_failed);
-		json_free(e);
-		if (rc < 0)
-			return -1;
-		if ((rc = array_next(p)) <= 0)
-			return rc;
-	}
-}
-
 static int parse_object(struct parser *p, struct json *obj, int depth)
 {
 	struct keyset ks = { NULL, 0 };
@@ -568,7 +528,7 @@ static int parse_object(struct parser *p, struct json *obj, int depth)
 				struct json *arr = node_new(p, JSON_ARRAY);
 
 				obj->items[obj->n - 1] = arr;
-				if (!arr || parse_array_each(p, depth + 1) < 0)
+				if (!arr || parse_array(p, arr, depth + 1, 1) < 0)
 					goto out;
 				goto next;
 			}
@@ -594,10 +554,12 @@ out:
 	return ret;
 }
 
-static int parse_array(struct parser *p, struct json *arr, int depth)
+/* An array into arr; with each (json_parse_each's array), every element
+ * is handed to p->each as soon as it is parsed and freed at once, so a
+ * huge array never stands in memory as a tree (arr stays empty). */
+static int parse_array(struct parser *p, struct json *arr, int depth, int each)
 {
 	size_t cap = 0;
-	int rc;
 
 	p->pos++;	/* '[' */
 	skip_ws(p);
@@ -606,14 +568,31 @@ static int parse_array(struct parser *p, struct json *arr, int depth)
 		return 0;
 	}
 	for (;;) {
-		if (grow(p, arr, &cap) < 0)
+		struct json *e = NULL, **slot = &e;
+		int rc;
+
+		if (!each) {
+			if (grow(p, arr, &cap) < 0)
+				return -1;
+			arr->items[arr->n] = NULL;
+			slot = &arr->items[arr->n++];
+		}
+		rc = parse_value(p, slot, depth);
+		if (each && rc == 0 && p->each(e, p->ctx) < 0)
+			rc = fail_at(p, e->off, each_failed);
+		json_free(e);	/* NULL unless each */
+		if (rc < 0)
 			return -1;
-		arr->items[arr->n] = NULL;
-		arr->n++;
-		if (parse_value(p, &arr->items[arr->n - 1], depth) < 0)
-			return -1;
-		if ((rc = array_next(p)) <= 0)
-			return rc;
+		skip_ws(p);
+		if (p->pos < p->len && p->s[p->pos] == ',') {
+			p->pos++;
+			continue;
+		}
+		if (p->pos < p->len && p->s[p->pos] == ']') {
+			p->pos++;
+			return 0;
+		}
+		return fail(p, "expected ',' or ']'");
 	}
 }
 
@@ -637,7 +616,7 @@ static int parse_value(struct parser *p, struct json **out, int depth)
 		*out = j;	/* owned by the caller from here on, even on error */
 		if (j->type == JSON_OBJECT)
 			return parse_object(p, j, depth + 1);
-		return parse_array(p, j, depth + 1);
+		return parse_array(p, j, depth + 1, 0);
 	case '"':
 		if (!(j = node_new(p, JSON_STRING)))
 			return -1;
