@@ -194,15 +194,15 @@ void guard_explain(const struct guard *g, size_t from, struct bench_result *br)
 {
 	char seen[1024] = "";
 	size_t i, j, l, n = 0;
-	const char *what;
+	const char *what, *rest;
 	char *note;
 
 	for (i = from; i < g->nfindings; i++) {
 		what = g->findings[i];
 		if (!what || !guard_finding_suspect(what))
 			continue;
-		if (strncmp(what, "during ", 7) == 0 && strstr(what, ": "))
-			what = strstr(what, ": ") + 2;
+		if ((rest = guard_finding_during(what, NULL, 0)))
+			what = rest;
 		l = strlen(seen);
 		snprintf(seen + l, sizeof(seen) - l, "%s%s", n++ ? "; " : "", what);
 	}

@@ -770,16 +770,28 @@ static int read_result(struct rd *rd, const struct json *root, struct result *r)
 /* The guard's verdict of its findings (guard.c makes them; the result
  * model keeps them and judges the files written before the verdict was
  * named). */
+const char *guard_finding_during(const char *f, char *id, size_t n)
+{
+	const char *colon;
+
+	if (strncmp(f, "during ", 7) != 0 || !(colon = strstr(f + 7, ": ")))
+		return NULL;
+	if (id)
+		snprintf(id, n, "%.*s", (int)(colon - f - 7), f + 7);
+	return colon + 2;
+}
+
 int guard_finding_suspect(const char *s)
 {
 	static const char *const disturbed[] = {
 		"machine not idle", "the hypervisor stole", "load average", "runnable tasks",
 		"the machine swapped", "the CPUs were throttled", "the machine's speed moved",
 	};
+	const char *rest = guard_finding_during(s, NULL, 0);
 	size_t i;
 
-	if (strncmp(s, "during ", 7) == 0 && strstr(s, ": "))
-		s = strstr(s, ": ") + 2;
+	if (rest)
+		s = rest;
 	for (i = 0; i < sizeof(disturbed) / sizeof(disturbed[0]); i++)
 		if (strncmp(s, disturbed[i], strlen(disturbed[i])) == 0)
 			return 1;

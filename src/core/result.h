@@ -95,6 +95,9 @@ struct guard {
  * runnable tasks, steal, swapping, throttling; before the run or "during
  * ID: ..."), as opposed to a standing condition (a VM, a governor, a size). */
 int guard_finding_suspect(const char *finding);
+/* (result.c) A finding about one benchmark, "during ID: REST": REST, with
+ * ID into id when id is not NULL; NULL for a finding about the whole run. */
+const char *guard_finding_during(const char *finding, char *id, size_t n);
 /* Set g's verdict: "suspect" when any finding is such a disturbance,
  * "valid" otherwise. */
 void guard_judge(struct guard *g);

@@ -44,17 +44,6 @@ static int value_in(const char *s, double *v, char *unit)
 	return 0;
 }
 
-/* "during ID: rest": the id into id, the rest returned; NULL when not. */
-static const char *during(const char *f, char *id, size_t n)
-{
-	const char *colon;
-
-	if (strncmp(f, "during ", 7) != 0 || !(colon = strstr(f + 7, ": ")))
-		return NULL;
-	snprintf(id, n, "%.*s", (int)(colon - f - 7), f + 7);
-	return colon + 2;
-}
-
 size_t report_guard_summary(const struct result *r, char (*out)[REPORT_GUARD_LINE], size_t max,
 			    int *grouped)
 {
@@ -70,7 +59,7 @@ size_t report_guard_summary(const struct result *r, char (*out)[REPORT_GUARD_LIN
 
 		for (i = 0; i < r->guard.nfindings; i++) {
 			char id[128], u;
-			const char *rest = during(r->guard.findings[i], id, sizeof(id));
+			const char *rest = guard_finding_during(r->guard.findings[i], id, sizeof(id));
 			double v;
 			size_t j;
 
@@ -118,7 +107,7 @@ size_t report_guard_summary(const struct result *r, char (*out)[REPORT_GUARD_LIN
 	for (i = 0; i < r->guard.nfindings && n < max; i++) {
 		char id[128];
 
-		if (!during(r->guard.findings[i], id, sizeof(id)))
+		if (!guard_finding_during(r->guard.findings[i], id, sizeof(id)))
 			snprintf(out[n++], REPORT_GUARD_LINE, "%s", r->guard.findings[i]);
 	}
 	return n;
