@@ -23,19 +23,20 @@ const struct personality personalities[] = {
 	{ NULL, NULL, NULL, NULL },
 };
 
-static const struct bench_group *const groups[] = {
+const struct bench_group *const registry_groups[] = {
 #define X(name) &group_##name,
 	GROUP_LIST(X)
 #undef X
 };
+const size_t registry_ngroups = sizeof(registry_groups) / sizeof(registry_groups[0]);
 
 const struct bench_group *registry_group(const char *name)
 {
 	size_t i;
 
-	for (i = 0; name && i < sizeof(groups) / sizeof(groups[0]); i++)
-		if (strcmp(groups[i]->name, name) == 0)
-			return groups[i];
+	for (i = 0; name && i < registry_ngroups; i++)
+		if (strcmp(registry_groups[i]->name, name) == 0)
+			return registry_groups[i];
 	return NULL;
 }
 

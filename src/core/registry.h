@@ -127,6 +127,9 @@ extern const size_t registry_count;
 #define X(name) extern const struct bench_group group_##name;
 GROUP_LIST(X)
 #undef X
+/* The contracts, in GROUP_LIST's order. */
+extern const struct bench_group *const registry_groups[];
+extern const size_t registry_ngroups;
 /* Group name's contract, or NULL when it has none. */
 const struct bench_group *registry_group(const char *name);
 /* Its flags (0 for a group without a contract). */

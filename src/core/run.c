@@ -127,24 +127,14 @@ static int save_now(struct result *r, const char *path, char *err, size_t errlen
 #define MAX_GROUPS 16
 static size_t selected_groups(const unsigned char *sel, const struct bench_group **out)
 {
-	size_t i, k, n = 0;
+	size_t g, i, n = 0;
 
-	for (i = 0; i < registry_count; i++) {
-		const struct bench_group *g = sel[i] ? registry_group(registry[i]->group) : NULL;
-
-		for (k = 0; g && k < n && out[k] != g; k++)
-			;
-		if (g && k == n && n < MAX_GROUPS)
-			out[n++] = g;
-	}
-	/* GROUP_LIST's order, whatever the benchmarks' */
-	for (i = 1; i < n; i++)
-		for (k = i; k > 0 && out[k] < out[k - 1]; k--) {
-			const struct bench_group *t = out[k];
-
-			out[k] = out[k - 1];
-			out[k - 1] = t;
-		}
+	for (g = 0; g < registry_ngroups && n < MAX_GROUPS; g++)
+		for (i = 0; i < registry_count; i++)
+			if (sel[i] && strcmp(registry[i]->group, registry_groups[g]->name) == 0) {
+				out[n++] = registry_groups[g];
+				break;
+			}
 	return n;
 }
 

@@ -108,5 +108,12 @@ int main(void)
 	for (p = personalities; p->name; p++)
 		ok(report_format_find(p->format) != NULL, "personality %s: format %s is in the table",
 		   p->name, p->format);
+	/* groups in GROUP_LIST's order, net (whose begin starts a server) last,
+	 * and each findable by name */
+	ok(registry_ngroups >= 1 && !strcmp(registry_groups[registry_ngroups - 1]->name, "net"),
+	   "the net group's hooks run last");
+	for (size_t g = 0; g < registry_ngroups; g++)
+		ok(registry_group(registry_groups[g]->name) == registry_groups[g], "group %s found by name",
+		   registry_groups[g]->name);
 	return done_testing();
 }
