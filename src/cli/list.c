@@ -1,13 +1,8 @@
 /* list.c — `bakeoff list`: the benchmarks, their units and whether each
  * can run here (with the reason when not), then the personalities. */
-#include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 #include "cli/cli.h"
 #include "core/registry.h"
 

@@ -1,14 +1,10 @@
 /* report.c — `bakeoff report` (a result file rendered again, in any
  * format of the format table, report/formats.c) and `bakeoff chart`
  * (ASCII charts of chosen figures). */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 #include "cli/cli.h"
 #include "core/result.h"
 #include "report/report.h"
@@ -43,7 +39,6 @@ const char help_chart[] =
 	"keeps benchmarks or figures whose id starts with ID (disk.seq,\n"
 	"mem.lat:rand, mem.bw.read:frd); without it every main figure and curve.\n"
 	"Same as bakeoff report --format chart. Exit 2 when nothing matches.\n";
-
 
 int cmd_report(int argc, char **argv)
 {

@@ -3,14 +3,10 @@
  * the scratch directories, measure every selected benchmark in a process
  * of its own with a progress line, save after each, render the table —
  * and `bakeoff help BENCH`. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 #include "cli/cli.h"
 #include "core/harness.h"
 #include "core/options.h"
@@ -18,8 +14,6 @@
 #include "core/result.h"
 #include "core/run.h"
 #include "core/scratch.h"
-#include "core/sysinfo.h"
-#include "core/units.h"
 #include "report/report.h"
 
 static const char *const help_run =

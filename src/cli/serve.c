@@ -1,13 +1,7 @@
 /* serve.c — `bakeoff serve`: the far end of the network benchmarks
  * (net/server.c), its options parsed here. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 #include "cli/cli.h"
 #include "core/units.h"
 #include "net/server.h"

@@ -1,13 +1,7 @@
 /* sysinfo.c — `bakeoff sysinfo` (this machine as a result file describes
  * it) and `bakeoff version` (how this bakeoff was built). */
-#include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 #include "cli/cli.h"
 #include "core/json.h"
 #include "core/sysinfo.h"
