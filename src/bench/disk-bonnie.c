@@ -538,10 +538,8 @@ out:
  * seeks, the six file tests and the files' creation), as timed. */
 static double bonnie_estimate(const struct bench_opts *opt, const struct harness_cfg *cfg, double fig_s)
 {
-	double pass = (double)opt->disk_size / 300e6, rt = (double)opt->disk_runtime / 1e9;
-
 	(void)fig_s;
-	return 16.0 * (cfg->warmup_reps + (cfg->reps > 0 ? cfg->reps : 1)) * (pass < rt ? pass : rt);
+	return 16.0 * harness_estimate_reps(cfg) * disk_pass_estimate(opt);
 }
 
 const struct bench bench_disk_bonnie = {

@@ -740,6 +740,13 @@ void disk_workers_record(struct bench_ctx *ctx, const struct disk_workers *ws, c
 	br->metrics[i].ncopies = (size_t)ws->nlast;
 }
 
+double disk_pass_estimate(const struct bench_opts *opt)
+{
+	double pass = (double)opt->disk_size / 300e6, rt = (double)opt->disk_runtime / 1e9;
+
+	return pass < rt ? pass : rt;
+}
+
 /* The disk group's contract: --file-min at most --file-max (disk_check);
  * a scratch directory under each --dir entry,
  * room checked (disk_prepare); a directory on tmpfs is a finding

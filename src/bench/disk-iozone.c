@@ -362,10 +362,8 @@ out:
  * about 300 MB/s) per repetition. */
 static double iozone_estimate(const struct bench_opts *opt, const struct harness_cfg *cfg, double fig_s)
 {
-	double pass = (double)opt->disk_size / 300e6, rt = (double)opt->disk_runtime / 1e9;
-
 	(void)fig_s;
-	return 2.5 * (cfg->warmup_reps + (cfg->reps > 0 ? cfg->reps : 1)) * (pass < rt ? pass : rt);
+	return 2.5 * harness_estimate_reps(cfg) * disk_pass_estimate(opt);
 }
 
 const struct bench bench_disk_iozone = {

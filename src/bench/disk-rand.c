@@ -168,7 +168,7 @@ out:
 static double rand_estimate(const struct bench_opts *opt, const struct harness_cfg *cfg, double fig_s)
 {
 	(void)fig_s;
-	return 4.0 * (cfg->warmup_reps + (cfg->reps > 0 ? cfg->reps : 1)) * ((double)(cfg->duration_ns ? cfg->duration_ns : opt->disk_runtime) +
+	return 4.0 * harness_estimate_reps(cfg) * ((double)(cfg->duration_ns ? cfg->duration_ns : opt->disk_runtime) +
 			      (double)cfg->ramp_ns) / 1e9;
 }
 

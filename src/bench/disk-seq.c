@@ -442,10 +442,8 @@ out:
  * repetition, each --runtime at most (or --size at about 300 MB/s). */
 static double seq_estimate(const struct bench_opts *opt, const struct harness_cfg *cfg, double fig_s)
 {
-	double pass = (double)opt->disk_size / 300e6, rt = (double)opt->disk_runtime / 1e9;
-
 	(void)fig_s;
-	return 2.0 * (opt->disk_nbs > 0 ? opt->disk_nbs : 1) * (cfg->warmup_reps + (cfg->reps > 0 ? cfg->reps : 1)) * (pass < rt ? pass : rt);
+	return 2.0 * (opt->disk_nbs > 0 ? opt->disk_nbs : 1) * harness_estimate_reps(cfg) * disk_pass_estimate(opt);
 }
 
 const struct bench bench_disk_seq = {

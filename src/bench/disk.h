@@ -29,6 +29,11 @@ void disk_guard(struct guard *g, const struct bench_opts *opt);
 
 /* ---- for the benchmarks ---- */
 
+/* For the progress line's estimates: one pass over a file, in seconds:
+ * --runtime at most, or --size at about 300 MB/s. */
+double disk_pass_estimate(const struct bench_opts *opt);
+
+
 struct disk_file {
 	int fd;
 	int direct;		/* opened with O_DIRECT */

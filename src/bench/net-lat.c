@@ -328,7 +328,7 @@ static double lat_estimate_kinds(const struct bench_opts *opt, const struct harn
 	double dur = cfg->duration_ns ? (double)cfg->duration_ns / 1e9 :
 		     connect ? (opt->quick ? 0.2 : 1) : opt->quick ? 0.3 : 2;
 
-	return kinds * (cfg->warmup_reps + (cfg->reps > 0 ? cfg->reps : 1)) * dur;
+	return kinds * harness_estimate_reps(cfg) * dur;
 }
 
 static double lat_estimate(const struct bench_opts *opt, const struct harness_cfg *cfg, double fig_s)

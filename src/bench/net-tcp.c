@@ -328,7 +328,7 @@ static double tcpbw_estimate(const struct bench_opts *opt, const struct harness_
 		     (double)(opt->buf_len ? opt->buf_len : 8192) * opt->nbuf * (opt->streams > 0 ? opt->streams : 1) / 1e9;
 
 	(void)fig_s;
-	return (1 + opt->nmsg_sizes) * (cfg->warmup_reps + (cfg->reps > 0 ? cfg->reps : 1)) * per;
+	return (1 + opt->nmsg_sizes) * harness_estimate_reps(cfg) * per;
 }
 
 const struct bench bench_net_tcp_bw = {

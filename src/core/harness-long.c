@@ -43,6 +43,11 @@ struct long_run {
 	int stop;		/* -1 once interrupted or timed out */
 };
 
+int harness_estimate_reps(const struct harness_cfg *cfg)
+{
+	return cfg->warmup_reps + (cfg->reps > 0 ? cfg->reps : 1);
+}
+
 int harness_estimate_class(const struct bench *b)
 {
 	return b->estimate || b->long_mode;
@@ -61,7 +66,7 @@ double harness_estimate(const struct bench *b, const struct bench_opts *opt,
 	if (b->estimate)
 		return b->estimate(opt, cfg, fig);
 	if (b->long_mode)
-		return (cfg->warmup_reps + (cfg->reps > 0 ? cfg->reps : 1)) * dur;
+		return harness_estimate_reps(cfg) * dur;
 	return fig;
 }
 

@@ -132,6 +132,9 @@ int harness_wait_fd(struct bench_ctx *ctx, int fd, short events, const char *wha
  * A run corrects these by what the finished benchmarks took. */
 double harness_estimate(const struct bench *b, const struct bench_opts *opt,
 			const struct harness_cfg *cfg);
+/* The repetitions a long operation runs: --warmup N and --reps (at least
+ * one), for the estimates. */
+int harness_estimate_reps(const struct harness_cfg *cfg);
 /* Its class for struct eta: 0 a loop figure's estimate, 1 its own. */
 int harness_estimate_class(const struct bench *b);
 
