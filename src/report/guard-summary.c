@@ -44,12 +44,36 @@ static int value_in(const char *s, double *v, char *unit)
 	return 0;
 }
 
-size_t report_guard_summary(const struct result *r, char (*out)[REPORT_GUARD_LINE], size_t max,
-			    int *grouped)
+/* A finding's kind: its index in kinds[], NKINDS for a "during" finding
+ * of a kind this file does not know, NKINDS + 1 for one about the whole
+ * run; the ID into id. */
+static size_t kind_of(const char *finding, char *id, size_t n, const char **rest)
+{
+	size_t j;
+
+	if (!(*rest = guard_finding_during(finding, id, n)))
+		return NKINDS + 1;
+	for (j = 0; j < NKINDS && strncmp(*rest, kinds[j].starts, strlen(kinds[j].starts)); j++)
+		;
+	return j;
+}
+
+int report_guard_grouped(const struct result *r)
+{
+	const char *rest;
+	char id[128];
+	size_t i;
+
+	for (i = 0; i < r->guard.nfindings; i++)
+		if (kind_of(r->guard.findings[i], id, sizeof(id), &rest) < NKINDS)
+			return 1;
+	return 0;
+}
+
+size_t report_guard_summary(const struct result *r, char (*out)[REPORT_GUARD_LINE], size_t max)
 {
 	size_t i, k, n = 0;
 
-	*grouped = 0;
 	/* what disturbed the benchmarks first, grouped; then the findings
 	 * about the run as a whole (before it, standing conditions) */
 	for (k = 0; k <= NKINDS && n < max; k++) {
@@ -59,15 +83,10 @@ size_t report_guard_summary(const struct result *r, char (*out)[REPORT_GUARD_LIN
 
 		for (i = 0; i < r->guard.nfindings; i++) {
 			char id[128], u;
-			const char *rest = guard_finding_during(r->guard.findings[i], id, sizeof(id));
+			const char *rest;
 			double v;
-			size_t j;
 
-			if (!rest)
-				continue;
-			for (j = 0; j < NKINDS && strncmp(rest, kinds[j].starts, strlen(kinds[j].starts)); j++)
-				;
-			if (j != k)
+			if (kind_of(r->guard.findings[i], id, sizeof(id), &rest) != k)
 				continue;
 			if (k == NKINDS) {	/* a kind this file does not know: as it is */
 				if (n < max)
@@ -91,7 +110,6 @@ size_t report_guard_summary(const struct result *r, char (*out)[REPORT_GUARD_LIN
 		}
 		if (k == NKINDS || !count)
 			continue;
-		*grouped = 1;
 		snprintf(who, sizeof(who), "%zu of %zu benchmark%s (%s%s)", count, r->nbenches,
 			 r->nbenches == 1 ? "" : "s", ids, count > shown ? ", ..." : "");
 		if (unit == '%' && lo == hi)
@@ -105,9 +123,10 @@ size_t report_guard_summary(const struct result *r, char (*out)[REPORT_GUARD_LIN
 		snprintf(out[n++], REPORT_GUARD_LINE, kinds[k].says, who, range);
 	}
 	for (i = 0; i < r->guard.nfindings && n < max; i++) {
+		const char *rest;
 		char id[128];
 
-		if (!guard_finding_during(r->guard.findings[i], id, sizeof(id)))
+		if (kind_of(r->guard.findings[i], id, sizeof(id), &rest) == NKINDS + 1)
 			snprintf(out[n++], REPORT_GUARD_LINE, "%s", r->guard.findings[i]);
 	}
 	return n;

@@ -139,10 +139,9 @@ static void hosts(const struct result *const *rs, size_t n, FILE *f)
 		fputs("</span>", f);
 		if (r->guard.nfindings) {	/* grouped here; each one after the figures */
 			static char lines[64][REPORT_GUARD_LINE];
-			int grouped;
-			size_t nl = report_guard_summary(r, lines, 64, &grouped);
+			size_t nl = report_guard_summary(r, lines, 64);
 
-			if (grouped)
+			if (report_guard_grouped(r))
 				fprintf(f, " <small>(%zu findings, grouped; each one after the "
 					"figures)</small>", r->guard.nfindings);
 			fputs("<ul>", f);
@@ -162,21 +161,19 @@ static void hosts(const struct result *const *rs, size_t n, FILE *f)
  * showed them grouped. */
 static void guard_all(const struct result *const *rs, size_t n, FILE *f)
 {
-	static char lines[64][REPORT_GUARD_LINE];
 	size_t k, i;
-	int grouped, any = 0;
+	int any = 0;
 
 	for (k = 0; k < n; k++) {
 		const struct result *r = rs[k];
 		char lab[320];
 
-		report_guard_summary(r, lines, 64, &grouped);
-		if (!grouped)
+		if (!report_guard_grouped(r))
 			continue;
 		if (!any++)
 			fputs("<section><h2>Guard findings</h2>\n", f);
 		report_file_label(rs, n, k, lab, sizeof(lab));
-		fprintf(f, "<h3 id=\"guard%zu\">", k + 1);
+		fputs("<h3>", f);
 		report_html_esc(f, lab);
 		fprintf(f, ": all %zu</h3>\n<ul>", r->guard.nfindings);
 		for (i = 0; i < r->guard.nfindings; i++) {
@@ -357,7 +354,7 @@ static void svg_lines(size_t n, const struct series *sv, int logx, int logy, con
 
 /* One file: a figure's samples in the order they were taken (its spread,
  * and any drift or warm-up, at a glance), beside its median. */
-static void svg_samples(const struct result *r, const char *bench, const struct metric *m, FILE *f);
+static void svg_samples(const char *bench, const struct metric *m, FILE *f);
 
 /* A figure drawn in the benchmark's group chart: a main figure, not a
  * curve point, not an intermediate one, not disk.seq's share of a ceiling. */
@@ -555,7 +552,7 @@ static void svg_lines(size_t n, const struct series *sv,
 	fputs("</svg>", f);
 }
 
-static void svg_samples(const struct result *r, const char *bench, const struct metric *m, FILE *f)
+static void svg_samples(const char *bench, const struct metric *m, FILE *f)
 {
 	struct series sv;
 	char med[32];
@@ -579,7 +576,6 @@ static void svg_samples(const struct result *r, const char *bench, const struct 
 		svg_lines(1, &sv, 0, 0, "sample", m->unit, f);
 		fputs("</figure>\n", f);
 	}
-	(void)r;
 	free(sv.x);
 	free(sv.y);
 }
@@ -735,11 +731,8 @@ static void charts(const struct result *const *rs, size_t n, FILE *f)
 						curve(rs, n, qb->id, s, sv, f);
 					continue;
 				}
-				if (m->detail || strstr(m->name, "% of ceiling") ||
-				    !first_fig(rs, q, qb->id, m->name))
-					continue;
-				if (n == 1)
-					svg_samples(rs[0], qb->id, m, f);
+				if (n == 1 && grouped(m))	/* one file: each main figure's samples */
+					svg_samples(qb->id, m, f);
 			}
 			if (n > 1 && rb)
 				svg_group(rs, n, b->id, f);

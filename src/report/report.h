@@ -34,15 +34,15 @@ void report_format_names(char *dst, size_t n);
 int report_format_check(const struct report_format *fmt, const struct result *const *rs,
 			const char *const *names, size_t n, char *err, size_t errlen);
 
-/* The guard's findings for the first screen (guard-summary.c): the ones
- * about the whole run as they are, then the per-benchmark ones grouped by
- * kind and counted ("busy during 41 of 65 benchmarks (a, b, c, ...): other
- * processes used 40-79% of the CPUs"). Returns the lines written (at most
- * max); *grouped is set when some were grouped, so that the full list is
- * worth printing too. */
+/* The guard's findings for the first screen (guard-summary.c): the
+ * per-benchmark ones grouped by kind and counted ("busy during 41 of 65
+ * benchmarks (a, b, c, ...): other processes used 40-79% of the CPUs"),
+ * then the ones about the whole run as they are. Returns the lines written
+ * (at most max). report_guard_grouped: some were grouped, so the full list
+ * is worth printing too. */
 #define REPORT_GUARD_LINE 600
-size_t report_guard_summary(const struct result *r, char (*out)[REPORT_GUARD_LINE], size_t max,
-			    int *grouped);
+size_t report_guard_summary(const struct result *r, char (*out)[REPORT_GUARD_LINE], size_t max);
+int report_guard_grouped(const struct result *r);
 
 /* disk.c: the dd and bonnie personalities' formats ("dd", "bonnie") from
  * disk.seq and disk.bonnie. */

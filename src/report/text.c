@@ -69,10 +69,9 @@ static void report_header(const struct result *r, FILE *f)
 static void guard_lines(const struct result *r, FILE *f, int full)
 {
 	static char lines[64][REPORT_GUARD_LINE];
+	int grouped = report_guard_grouped(r);
 	size_t k, n;
-	int grouped;
 
-	n = report_guard_summary(r, lines, 64, &grouped);
 	if (full) {
 		if (!grouped)
 			return;
@@ -87,6 +86,7 @@ static void guard_lines(const struct result *r, FILE *f, int full)
 	if (grouped)
 		fprintf(f, " (%zu findings, grouped here; each one after the figures)", r->guard.nfindings);
 	fputc('\n', f);
+	n = report_guard_summary(r, lines, 64);
 	for (k = 0; k < n; k++) {
 		fputs("  - ", f);
 		report_put(f, lines[k], 0);
