@@ -99,8 +99,11 @@ static int tcpbw_op(void *state, struct long_run *lr)
 		int s = net_pump_step(&t->p, &moved), pr = 0;
 		uint64_t now = long_now(lr);
 
-		if (s == 1)
+		if (s == 1) {	/* every stream done: its last bytes count too */
+			if (moved && long_progress(lr, (double)moved) < 0)
+				goto out;
 			break;
+		}
 		if (s == 2 && stopped) {	/* its RESULT, while we drain */
 			t->p.ctl = -1;
 			continue;
