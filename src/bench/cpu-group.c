@@ -4,5 +4,5 @@
 #include "bench.h"
 
 const struct bench_group group_cpu = {
-	.name = "cpu", .flags = GROUP_STEADY_WORK,
+	.name = "cpu", .flags = GROUP_STEADY_WORK, .noise = NOISE_CPU,
 };

@@ -419,6 +419,7 @@ FILE_TEST(ran_delete, 2, 1)
 static int bonnie_run(struct bench_ctx *ctx)
 {
 	const struct bench_opts *o = ctx->opt;
+	const struct disk_opts *dk = disk_opts(o);
 	double mem = disk_mem_ceiling();
 	struct bon b;
 	unsigned i;
@@ -448,12 +449,12 @@ static int bonnie_run(struct bench_ctx *ctx)
 	b.ctx = ctx;
 	b.fd = -1;
 	b.label = disk_parent(ctx, 0);
-	b.size = o->disk_size / CHUNK * CHUNK;
-	b.runtime = o->disk_runtime;
-	b.nfiles = (unsigned)o->disk_files * 1024;
-	b.ndirs = (unsigned)(o->disk_file_dirs > 0 ? o->disk_file_dirs : 1);
-	b.fmax = o->disk_file_max;
-	b.fmin = o->disk_file_min < b.fmax ? o->disk_file_min : b.fmax;
+	b.size = dk->size / CHUNK * CHUNK;
+	b.runtime = dk->runtime;
+	b.nfiles = (unsigned)dk->files * 1024;
+	b.ndirs = (unsigned)(dk->file_dirs > 0 ? dk->file_dirs : 1);
+	b.fmax = dk->file_max;
+	b.fmin = dk->file_min < b.fmax ? dk->file_min : b.fmax;
 	b.x = disk_now() | 1;
 	disk_workers_init(&b.ws);
 	b.buf = disk_buf(CHUNK);
@@ -487,15 +488,15 @@ static int bonnie_run(struct bench_ctx *ctx)
 	result_param_num(ctx->res, "chunk_bytes", CHUNK);
 	result_param_num(ctx->res, "seeks", SEEKS);
 	result_param_num(ctx->res, "seekers", SEEKERS);
-	result_param_num(ctx->res, "files", o->disk_files);
+	result_param_num(ctx->res, "files", dk->files);
 	result_param_num(ctx->res, "file_dirs", b.ndirs);
 	result_param_num(ctx->res, "file_max_bytes", (double)b.fmax);
 	result_param_num(ctx->res, "file_min_bytes", (double)b.fmin);
 	result_param_str(ctx->res, "direct", "no");
-	result_param_str(ctx->res, "csv", o->disk_csv ? o->disk_csv : "2");
+	result_param_str(ctx->res, "csv", dk->csv ? dk->csv : "2");
 	result_param_str(ctx->res, "dir", b.label);
 	b.made = b.size;
-	result_param_str(ctx->res, "per_char", o->disk_no_char ? "no" : "yes");
+	result_param_str(ctx->res, "per_char", dk->no_char ? "no" : "yes");
 	for (t = 0; t < (int)(sizeof(tests) / sizeof(tests[0])); t++) {
 		struct long_op lo = {
 			.name = tests[t].name, .unit = tests[t].unit, .kind = tests[t].kind,
@@ -505,7 +506,7 @@ static int bonnie_run(struct bench_ctx *ctx)
 				 tests[t].op == op_seeks ? SEEKS : (double)b.nfiles,
 		};
 
-		if (o->disk_no_char && tests[t].per_char)
+		if (dk->no_char && tests[t].per_char)
 			continue;
 		if (harness_long(ctx, &lo, NULL) < 0)
 			goto out;

@@ -21,6 +21,7 @@
 #include "clock.h"
 #include "disk.h"
 #include "guard.h"
+#include "options.h"
 #include "os.h"
 #include "registry.h"
 #include "scratch.h"
@@ -60,6 +61,7 @@ static int selected(const unsigned char *sel, const char *id)
 int disk_prepare(struct bench_opts *opt, const char *dirlist, const unsigned char *sel,
 		 char *err, size_t errlen)
 {
+	struct disk_opts *dk = disk_opts(opt);
 	static char lists[PATH_MAX * 2];
 	char *p, *comma, a[32], b[32], c[32];
 	const char *parents[BENCH_MAX_LIST];
@@ -68,38 +70,38 @@ int disk_prepare(struct bench_opts *opt, const char *dirlist, const unsigned cha
 
 	if (!selected(sel, "disk"))
 		return 0;
-	if (selected(sel, "disk.bonnie") && opt->disk_csv && strcmp(opt->disk_csv, "1.03") &&
-	    strcmp(opt->disk_csv, "2")) {
+	if (selected(sel, "disk.bonnie") && dk->csv && strcmp(dk->csv, "1.03") &&
+	    strcmp(dk->csv, "2")) {
 		snprintf(err, errlen, "invalid value '%s' for --csv: expected 1.03 (bonnie++ 1.03, "
-			 "27 columns) or 2 (bonnie++ 2.00a, format 1.98)", opt->disk_csv);
+			 "27 columns) or 2 (bonnie++ 2.00a, format 1.98)", dk->csv);
 		return -1;
 	}
-	if (opt->disk_destroy && !opt->disk_device) {
+	if (dk->destroy && !dk->device) {
 		snprintf(err, errlen, "--destroy-data only applies with --device DEV");
 		return -1;
 	}
-	if (opt->disk_device) {
+	if (dk->device) {
 		int fd;
 
-		if (stat(opt->disk_device, &st) < 0) {
-			snprintf(err, errlen, "--device %s: %s", opt->disk_device, strerror(errno));
+		if (stat(dk->device, &st) < 0) {
+			snprintf(err, errlen, "--device %s: %s", dk->device, strerror(errno));
 			return -1;
 		}
 		if (!S_ISBLK(st.st_mode)) {
-			snprintf(err, errlen, "--device %s: not a block device", opt->disk_device);
+			snprintf(err, errlen, "--device %s: not a block device", dk->device);
 			return -1;
 		}
-		fd = open(opt->disk_device, (opt->disk_destroy ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+		fd = open(dk->device, (dk->destroy ? O_RDWR : O_RDONLY) | O_CLOEXEC);
 		if (fd < 0) {
-			snprintf(err, errlen, "--device %s: cannot open it %s: %s", opt->disk_device,
-				 opt->disk_destroy ? "for writing" : "for reading", strerror(errno));
+			snprintf(err, errlen, "--device %s: cannot open it %s: %s", dk->device,
+				 dk->destroy ? "for writing" : "for reading", strerror(errno));
 			return -1;
 		}
 		close(fd);
-		if (opt->disk_destroy)
+		if (dk->destroy)
 			fprintf(stderr, "bakeoff: WARNING: --destroy-data: disk.seq will overwrite the "
 				"first %llu bytes of %s; whatever it holds is lost\n",
-				(unsigned long long)opt->disk_size, opt->disk_device);
+				(unsigned long long)dk->size, dk->device);
 	}
 	/* The --dir list: its entries must exist and be writable directories. */
 	if ((size_t)snprintf(lists, sizeof(lists), "%s", dirlist && *dirlist ? dirlist : ".") >=
@@ -136,16 +138,16 @@ int disk_prepare(struct bench_opts *opt, const char *dirlist, const unsigned cha
 	/* Room: the benchmarks run one after another and each removes its files,
 	 * so an entry needs what the largest one writes there. */
 	for (k = 0; k < n; k++) {
-		uint64_t need = 0, have, s = opt->disk_size;
+		uint64_t need = 0, have, s = dk->size;
 		int here = streams / n + (k < streams % n);
 
-		if (selected(sel, "disk.seq") && !opt->disk_device)
+		if (selected(sel, "disk.seq") && !dk->device)
 			need = s * (uint64_t)(here > 1 ? here : 1);
 		if (k == 0 && (selected(sel, "disk.rand") || selected(sel, "disk.bonnie") ||
 			       selected(sel, "disk.iozone")) && s > need)
 			need = s;
-		if (k == 0 && selected(sel, "disk.iozone") && opt->disk_max_size > need)
-			need = opt->disk_max_size;	/* its auto-mode file, after its single one */
+		if (k == 0 && selected(sel, "disk.iozone") && dk->max_size > need)
+			need = dk->max_size;	/* its auto-mode file, after its single one */
 		need *= (uint64_t)(opt->parallel > 0 ? opt->parallel : 1);
 		if (need && os_fs_free(parents[k], &have) == 0 && need > have) {
 			fmt_size(a, sizeof(a), s);
@@ -158,14 +160,14 @@ int disk_prepare(struct bench_opts *opt, const char *dirlist, const unsigned cha
 	}
 	for (k = 0; k < n; k++) {
 		scratch_reap_stale(parents[k]);
-		if (!(opt->disk_dirs[k] = scratch_add(parents[k]))) {
+		if (!(dk->dirs[k] = scratch_add(parents[k]))) {
 			snprintf(err, errlen, "--dir %s: cannot create a scratch directory there: %s",
 				 parents[k], strerror(errno));
 			return -1;
 		}
-		opt->disk_parents[k] = parents[k];
+		dk->parents[k] = parents[k];
 	}
-	opt->disk_ndirs = n;
+	dk->ndirs = n;
 	return 0;
 }
 
@@ -197,14 +199,15 @@ static const char *memory_fs(const char *path)
 
 void disk_guard(struct guard *g, const struct bench_opts *opt)
 {
+	const struct disk_opts *dk = disk_opts(opt);
 	int k;
 	const char *m;
 
-	for (k = 0; k < opt->disk_ndirs; k++)
-		if ((m = memory_fs(opt->disk_dirs[k])))
+	for (k = 0; k < dk->ndirs; k++)
+		if ((m = memory_fs(dk->dirs[k])))
 			result_add_finding(g, "--dir %s is on %s: this measures memory, not a disk",
-					   opt->disk_parents[k], m);
-	if (opt->disk_cache)
+					   dk->parents[k], m);
+	if (dk->cache)
 		result_add_finding(g, "--cache: the disk figures measure the page cache on purpose");
 	guard_judge(g);
 }
@@ -214,22 +217,25 @@ void disk_guard(struct guard *g, const struct bench_opts *opt)
 const char *disk_dir(const struct bench_ctx *ctx, int k)
 {
 	const struct bench_opts *o = ctx->opt;
+	const struct disk_opts *dk = disk_opts(o);
 
-	return o->disk_ndirs ? o->disk_dirs[k % o->disk_ndirs] : o->scratch;
+	return dk->ndirs ? dk->dirs[k % dk->ndirs] : o->scratch;
 }
 
 const char *disk_parent(const struct bench_ctx *ctx, int k)
 {
 	const struct bench_opts *o = ctx->opt;
+	const struct disk_opts *dk = disk_opts(o);
 
-	return o->disk_ndirs ? o->disk_parents[k % o->disk_ndirs] : o->scratch;
+	return dk->ndirs ? dk->parents[k % dk->ndirs] : o->scratch;
 }
 
 int disk_want_direct(const struct bench_opts *opt)
 {
-	if (opt->disk_no_direct || opt->disk_cache)
+	const struct disk_opts *dk = disk_opts(opt);
+	if (dk->no_direct || dk->cache)
 		return 0;
-	return opt->disk_direct ? 1 : -1;
+	return dk->direct ? 1 : -1;
 }
 
 int disk_open(struct bench_ctx *ctx, struct disk_file *f, int k, const char *name, int flags,
@@ -509,7 +515,7 @@ void disk_cache_check(struct bench_ctx *ctx, const char *name, int buffered, uin
 		;
 	if (i == br->nmetrics)
 		return;
-	if (ctx->opt->disk_cache) {
+	if (disk_opts(ctx->opt)->cache) {
 		snprintf(why, sizeof(why), "the page cache (--cache), not the disk");
 	} else if (buffered && si->mem_total && file_bytes < 2 * si->mem_total) {
 		char a[32], b[32];
@@ -742,29 +748,82 @@ void disk_workers_record(struct bench_ctx *ctx, const struct disk_workers *ws, c
 
 double disk_pass_estimate(const struct bench_opts *opt)
 {
-	double pass = (double)opt->disk_size / 300e6, rt = (double)opt->disk_runtime / 1e9;
+	const struct disk_opts *dk = disk_opts(opt);
+	double pass = (double)dk->size / 300e6, rt = (double)dk->runtime / 1e9;
 
 	return pass < rt ? pass : rt;
 }
 
-/* The disk group's contract: --file-min at most --file-max (disk_check);
- * a scratch directory under each --dir entry,
- * room checked (disk_prepare); a directory on tmpfs is a finding
- * (disk_guard); no "during" findings (the kernel's writeback threads work
- * for the benchmark); a figure's low %CPU means the device. */
+/* The disk group's contract: its options (struct disk_opts);
+ * --file-min at most --file-max (disk_check); a scratch directory under
+ * each --dir entry, room checked (disk_prepare); a directory on tmpfs is a
+ * finding (disk_guard); no "during" findings (the kernel's writeback
+ * threads work for the benchmark); a figure's low %CPU means the device. */
 static int disk_check(struct bench_opts *opt, char *err, size_t errlen)
 {
+	const struct disk_opts *dk = disk_opts(opt);
 	char lo[32], hi[32];
 
-	if (opt->disk_file_min <= opt->disk_file_max)
+	if (dk->file_min <= dk->file_max)
 		return 0;
-	fmt_size(lo, sizeof(lo), opt->disk_file_min);
-	fmt_size(hi, sizeof(hi), opt->disk_file_max);
+	fmt_size(lo, sizeof(lo), dk->file_min);
+	fmt_size(hi, sizeof(hi), dk->file_max);
 	snprintf(err, errlen, "--file-min %s is above --file-max %s", lo, hi);
 	return -1;
 }
 
+#define D(f) OPT_IN(struct disk_opts, f)
+static const struct optdef disk_options[] = {
+	/* room for --size is checked by disk_prepare, per --dir entry */
+	{ "size", OT_SIZE, D(size), "1G", "32M", 64 * OPT_KIB, 1 * OPT_TIB,
+	  "disk.seq,disk.rand,disk.bonnie,disk.iozone",
+	  "file size of the disk benchmarks (bytes read with --device; disk.iozone's single file)",
+	  RES_NONE, 0, 0, 0 },
+	{ "block-sizes", OT_SIZE_LIST, OPT_IN_LIST(struct disk_opts, bs, nbs),
+	  "4k,16k,32k,64k,128k,256k,512k,1M", NULL, 512, 64 * OPT_MIB, "disk.seq",
+	  "disk.seq's block sizes (dd's bs=)", RES_NONE, 0, 0, 0 },
+	{ "runtime", OT_DURATION, D(runtime), "1s", "500ms", 100 * OPT_MS, 86400 * OPT_S,
+	  "disk.seq,disk.rand,disk.bonnie,disk.iozone",
+	  "a pass stops at --size or after this long, whichever comes first (fio's size "
+	  "and runtime); disk.rand runs this long", RES_NONE, 0, 0, 0 },
+	{ "direct", OT_FLAG, D(direct), NULL, NULL, 0, 1, "disk.seq,disk.rand,disk.iozone",
+	  "O_DIRECT or fail (default: O_DIRECT where the file system takes it)", RES_NONE, 0, 0, 0 },
+	{ "no-direct", OT_FLAG, D(no_direct), NULL, NULL, 0, 1, "disk.seq,disk.rand,disk.iozone",
+	  "buffered I/O through the page cache", RES_NONE, 0, 0, 0 },
+	{ "jobs", OT_UINT, D(jobs), "4", "2", 1, 64, "disk.rand",
+	  "disk.rand's concurrent jobs, each at queue depth 1 (besides one job alone)", RES_NONE, 0, 0, 0 },
+	{ "device", OT_STRING, D(device), NULL, NULL, 1, 4095, "disk.seq",
+	  "read this block device sequentially (read-only) instead of files", RES_NONE, 0, 0, 0 },
+	{ "destroy-data", OT_FLAG, D(destroy), NULL, NULL, 0, 1, "disk.seq",
+	  "with --device: also write to it, destroying what it holds", RES_NONE, 0, 0, 0 },
+	{ "csv", OT_STRING, D(csv), "2", NULL, 1, 4, "disk.bonnie",
+	  "bonnie++ CSV line: 1.03 (27 columns) or 2 (format 1.98, bonnie++ 2.00a)", RES_NONE, 0, 0, 0 },
+	{ "files", OT_UINT, D(files), "16", "1", 1, 1024, "disk.bonnie",
+	  "bonnie's file tests: N x 1024 files (bonnie++ -n)", RES_NONE, 0, 0, 0 },
+	{ "file-dirs", OT_UINT, D(file_dirs), "1", NULL, 1, 1024, "disk.bonnie",
+	  "spread the files over D directories", RES_NONE, 0, 0, 0 },
+	{ "file-max", OT_SIZE, D(file_max), "0", NULL, 0, 1 * OPT_GIB, "disk.bonnie",
+	  "bonnie's files get a random size up to this, written as each is created "
+	  "(bonnie++ -n N:MAX:MIN); 0: empty files", RES_NONE, 0, 0, 0 },
+	{ "file-min", OT_SIZE, D(file_min), "0", NULL, 0, 1 * OPT_GIB, "disk.bonnie",
+	  "smallest of those random sizes (at most --file-max)", RES_NONE, 0, 0, 0 },
+	{ "no-char", OT_FLAG, D(no_char), NULL, NULL, 0, 1, "disk.bonnie",
+	  "skip the per-character tests, putc and getc (bonnie++ -f)", RES_NONE, 0, 0, 0 },
+	{ "cache", OT_FLAG, D(cache), NULL, NULL, 0, 1, "disk",
+	  "measure the page cache on purpose: small warm files, figures labelled cache", RES_NONE, 0, 0, 0 },
+	{ "max-size", OT_SIZE, D(max_size), "4M", "1M", 64 * OPT_KIB, 1 * OPT_TIB, "disk.iozone",
+	  "disk.iozone's largest auto-mode file (iozone -g); sizes double from 64k", RES_NONE, 0, 0, 0 },
+};
+#undef D
+
+static const char *const disk_exclusive[][3] = {
+	{ "direct", "no-direct", "O_DIRECT or the page cache, not both" },
+	{ NULL, NULL, NULL },
+};
+
 const struct bench_group group_disk = {
-	.name = "disk", .flags = GROUP_NO_DURING_GUARD | GROUP_IO,
+	.name = "disk", .flags = GROUP_NO_DURING_GUARD | GROUP_IO, .noise = NOISE_DISK,
+	.options = disk_options, .noptions = sizeof(disk_options) / sizeof(disk_options[0]),
+	.opt_size = sizeof(struct disk_opts), .exclusive = disk_exclusive,
 	.begin = disk_check, .prepare = disk_prepare, .guard = disk_guard,
 };

@@ -204,7 +204,7 @@ static int op(void *st, struct long_run *lr)
 
 static uint64_t o_runtime(const struct ioz *z)
 {
-	return z->ctx->opt->disk_runtime;
+	return disk_opts(z->ctx->opt)->runtime;
 }
 
 static int prep_single_write(void *st, struct long_run *lr)
@@ -220,7 +220,7 @@ static int prep_single_read(void *st, struct long_run *lr)
 	struct ioz *z = st;
 
 	(void)lr;
-	if (!z->ctx->opt->disk_cache)
+	if (!disk_opts(z->ctx->opt)->cache)
 		disk_evict(z->f.fd);
 	return 0;
 }
@@ -257,7 +257,7 @@ static int single(struct ioz *z, double mem)
 	const struct bench_opts *o = z->ctx->opt;
 	int d;
 
-	z->fsize = o->disk_size / SINGLE_REC * SINGLE_REC;
+	z->fsize = disk_opts(o)->size / SINGLE_REC * SINGLE_REC;
 	if (z->fsize == 0)
 		z->fsize = SINGLE_REC;
 	if (disk_room(z->ctx, 0, z->fsize) < 0 ||
@@ -288,8 +288,9 @@ static int single(struct ioz *z, double mem)
 static int iozone_run(struct bench_ctx *ctx)
 {
 	const struct bench_opts *o = ctx->opt;
+	const struct disk_opts *dk = disk_opts(o);
 	double mem = disk_mem_ceiling();
-	uint64_t maxf = o->disk_max_size, maxbuf, fsize;
+	uint64_t maxf = dk->max_size, maxbuf, fsize;
 	struct ioz z;
 	int rc = -1, cells = 0;
 	char name[96];
@@ -322,7 +323,7 @@ static int iozone_run(struct bench_ctx *ctx)
 	if (single(&z, mem) < 0)
 		goto out;
 	if (disk_room(ctx, 0, maxf) < 0 ||
-	    disk_open(ctx, &z.f, 0, "iozone.auto", O_RDWR, o->disk_direct ? 1 : 0) < 0)
+	    disk_open(ctx, &z.f, 0, "iozone.auto", O_RDWR, dk->direct ? 1 : 0) < 0)
 		goto out;
 	result_param_str(ctx->res, "direct", z.f.direct ? "yes" : "no");
 	for (fsize = MIN_FILE; fsize <= maxf; fsize *= 2) {

@@ -95,7 +95,7 @@ static int prep(void *st, struct long_run *lr)
 
 	(void)lr;
 	disk_workers_stop(&r->ws);
-	if (!r->writing && !r->ctx->opt->disk_cache)
+	if (!r->writing && !disk_opts(r->ctx->opt)->cache)
 		disk_evict(r->f.fd);
 	return disk_workers_start(r->ctx, &r->ws, n, job, r);
 }
@@ -110,30 +110,31 @@ static int op(void *st, struct long_run *lr)
 static int rand_run(struct bench_ctx *ctx)
 {
 	const struct bench_opts *o = ctx->opt;
+	const struct disk_opts *dk = disk_opts(o);
 	const struct harness_cfg *cfg = &ctx->h->cfg;
 	struct rnd r;
 	double mem = disk_mem_ceiling();
-	int jobs[2] = { 1, o->disk_jobs }, j, d, rc = -1;
+	int jobs[2] = { 1, dk->jobs }, j, d, rc = -1;
 
 	memset(&r, 0, sizeof(r));
 	r.ctx = ctx;
 	disk_workers_init(&r.ws);
-	r.dur = (cfg->duration_ns ? cfg->duration_ns : o->disk_runtime) + cfg->ramp_ns;
-	r.blocks = o->disk_size / BS;
-	if (disk_room(ctx, 0, o->disk_size) < 0 ||
+	r.dur = (cfg->duration_ns ? cfg->duration_ns : dk->runtime) + cfg->ramp_ns;
+	r.blocks = dk->size / BS;
+	if (disk_room(ctx, 0, dk->size) < 0 ||
 	    disk_open(ctx, &r.f, 0, "rand", O_RDWR, disk_want_direct(o)) < 0)
 		return -1;
 	r.direct = r.f.direct;
 	disk_facts(ctx, disk_dir(ctx, 0));
 	result_param_str(ctx->res, "direct", r.direct ? "yes" : "no");
-	result_param_num(ctx->res, "size_bytes", (double)o->disk_size);
+	result_param_num(ctx->res, "size_bytes", (double)dk->size);
 	result_param_num(ctx->res, "block_bytes", BS);
-	result_param_num(ctx->res, "jobs", o->disk_jobs);
+	result_param_num(ctx->res, "jobs", dk->jobs);
 	result_param_num(ctx->res, "iodepth", 1);
 	result_param_str(ctx->res, "dir", disk_parent(ctx, 0));
 	if (disk_fill(ctx, &r.f, r.blocks * BS) < 0)
 		goto out;
-	for (j = 0; j < (o->disk_jobs > 1 ? 2 : 1); j++) {
+	for (j = 0; j < (dk->jobs > 1 ? 2 : 1); j++) {
 		for (d = 0; d < 2; d++) {
 			char name[64];
 			struct long_op lo = {
@@ -153,7 +154,7 @@ static int rand_run(struct bench_ctx *ctx)
 				goto out;
 			if (jobs[j] > 1)
 				disk_workers_record(ctx, &r.ws, name, 1);
-			disk_cache_check(ctx, name, !r.direct, o->disk_size, mem);
+			disk_cache_check(ctx, name, !r.direct, dk->size, mem);
 		}
 	}
 	rc = 0;
@@ -168,7 +169,7 @@ out:
 static double rand_estimate(const struct bench_opts *opt, const struct harness_cfg *cfg, double fig_s)
 {
 	(void)fig_s;
-	return 4.0 * harness_estimate_reps(cfg) * ((double)(cfg->duration_ns ? cfg->duration_ns : opt->disk_runtime) +
+	return 4.0 * harness_estimate_reps(cfg) * ((double)(cfg->duration_ns ? cfg->duration_ns : disk_opts(opt)->runtime) +
 			      (double)cfg->ramp_ns) / 1e9;
 }
 

@@ -157,7 +157,7 @@ static int prep_read(void *st, struct long_run *lr)
 	int err;
 
 	(void)lr;
-	if (s->ctx->opt->disk_cache)	/* warm: read it once, untimed */
+	if (disk_opts(s->ctx->opt)->cache)	/* warm: read it once, untimed */
 		return pass(s->f.fd, 0, s->buf, s->bs, s->made, 0, 0, rep_quiet, NULL, &done, &err,
 			    &at) < 0 ? -1 : 0;
 	disk_evict(s->f.fd);
@@ -247,7 +247,7 @@ static int prep_streams(void *st, struct long_run *lr)
 		if (s->writing && ftruncate(s->sf[k].fd, 0) < 0)
 			return disk_fail(s->ctx, disk_parent(s->ctx, k), "truncate", s->sf[k].path, -1,
 					 errno);
-		if (!s->writing && !s->ctx->opt->disk_cache)
+		if (!s->writing && !disk_opts(s->ctx->opt)->cache)
 			disk_evict(s->sf[k].fd);
 	}
 	return disk_workers_start(s->ctx, &s->ws, s->nstreams, stream_fn, s);
@@ -326,6 +326,7 @@ static void add_ratio(struct bench_ctx *ctx, const char *what, const char *of)
 static int seq_run(struct bench_ctx *ctx)
 {
 	const struct bench_opts *o = ctx->opt;
+	const struct disk_opts *dk = disk_opts(o);
 	struct seq s;
 	uint64_t maxbs = 0;
 	double mem = disk_mem_ceiling();
@@ -334,13 +335,13 @@ static int seq_run(struct bench_ctx *ctx)
 	memset(&s, 0, sizeof(s));
 	s.ctx = ctx;
 	s.f.fd = s.null_fd = s.zero_fd = -1;
-	s.size = o->disk_size;
-	s.runtime = o->disk_runtime;
-	s.on_device = o->disk_device != NULL;
-	s.label = s.on_device ? o->disk_device : disk_parent(ctx, 0);
-	for (i = 0; i < o->disk_nbs; i++)
-		if (o->disk_bs[i] > maxbs)
-			maxbs = o->disk_bs[i];
+	s.size = dk->size;
+	s.runtime = dk->runtime;
+	s.on_device = dk->device != NULL;
+	s.label = s.on_device ? dk->device : disk_parent(ctx, 0);
+	for (i = 0; i < dk->nbs; i++)
+		if (dk->bs[i] > maxbs)
+			maxbs = dk->bs[i];
 	if (!(s.buf = disk_buf((size_t)maxbs))) {
 		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
 		return -1;
@@ -353,21 +354,21 @@ static int seq_run(struct bench_ctx *ctx)
 		goto out;
 	}
 	if (s.on_device) {
-		int fl = (o->disk_destroy ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+		int fl = (dk->destroy ? O_RDWR : O_RDONLY) | O_CLOEXEC;
 
-		snprintf(s.f.path, sizeof(s.f.path), "%s", o->disk_device);
+		snprintf(s.f.path, sizeof(s.f.path), "%s", dk->device);
 #ifdef O_DIRECT
-		if (want && (s.f.fd = open(o->disk_device, fl | O_DIRECT)) >= 0)
+		if (want && (s.f.fd = open(dk->device, fl | O_DIRECT)) >= 0)
 			s.f.direct = 1;
 #endif
-		if (s.f.fd < 0 && (want > 0 || (s.f.fd = open(o->disk_device, fl)) < 0)) {
-			disk_fail(ctx, o->disk_device, "open", o->disk_device, -1, errno);
+		if (s.f.fd < 0 && (want > 0 || (s.f.fd = open(dk->device, fl)) < 0)) {
+			disk_fail(ctx, dk->device, "open", dk->device, -1, errno);
 			goto out;
 		}
-		result_param_str(ctx->res, "device_path", o->disk_device);
-		result_param_str(ctx->res, "device_written", o->disk_destroy ? "yes" : "no");
+		result_param_str(ctx->res, "device_path", dk->device);
+		result_param_str(ctx->res, "device_written", dk->destroy ? "yes" : "no");
 		s.made = s.size;
-		disk_facts(ctx, o->disk_device);
+		disk_facts(ctx, dk->device);
 	} else {
 		if (disk_room(ctx, 0, s.size) < 0 ||
 		    disk_open(ctx, &s.f, 0, "seq", O_RDWR, want) < 0)
@@ -379,10 +380,10 @@ static int seq_run(struct bench_ctx *ctx)
 	result_param_num(ctx->res, "runtime_s", (double)s.runtime / 1e9);
 	result_param_num(ctx->res, "mem_copy_MBps", mem);
 	result_param_str(ctx->res, "dir", s.label);
-	for (i = 0; i < o->disk_nbs; i++) {
+	for (i = 0; i < dk->nbs; i++) {
 		char bsl[16], name[3][64];
 
-		s.bs = o->disk_bs[i];
+		s.bs = dk->bs[i];
 		disk_bs_label(bsl, sizeof(bsl), s.bs);
 		snprintf(name[0], sizeof(name[0]), "write %s", bsl);
 		snprintf(name[1], sizeof(name[1]), "read %s", bsl);
@@ -395,7 +396,7 @@ static int seq_run(struct bench_ctx *ctx)
 				.total = (double)s.size,
 			};
 
-			if (d == 0 && s.on_device && !o->disk_destroy)
+			if (d == 0 && s.on_device && !dk->destroy)
 				continue;	/* read-only */
 			if (harness_long(ctx, &lo, NULL) < 0)
 				goto out;
@@ -414,7 +415,7 @@ static int seq_run(struct bench_ctx *ctx)
 		add_ratio(ctx, name[0], name[2]);
 		add_ratio(ctx, name[1], name[2]);
 	}
-	s.nstreams = o->streams > 1 ? o->streams : o->disk_ndirs > 1 ? o->disk_ndirs : 1;
+	s.nstreams = o->streams > 1 ? o->streams : dk->ndirs > 1 ? dk->ndirs : 1;
 	if (s.nstreams > 1 && !s.on_device) {
 		result_param_num(ctx->res, "streams", s.nstreams);
 		s.bs = maxbs;
@@ -442,8 +443,9 @@ out:
  * repetition, each --runtime at most (or --size at about 300 MB/s). */
 static double seq_estimate(const struct bench_opts *opt, const struct harness_cfg *cfg, double fig_s)
 {
+	const struct disk_opts *dk = disk_opts(opt);
 	(void)fig_s;
-	return 2.0 * (opt->disk_nbs > 0 ? opt->disk_nbs : 1) * harness_estimate_reps(cfg) * disk_pass_estimate(opt);
+	return 2.0 * (dk->nbs > 0 ? dk->nbs : 1) * harness_estimate_reps(cfg) * disk_pass_estimate(opt);
 }
 
 const struct bench bench_disk_seq = {

@@ -9,9 +9,39 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "harness.h"
+#include "registry.h"
 #include "result.h"
 
 struct guard;
+
+/* The disk group's own options (its rows in disk-common.c), and where a
+ * run put its scratch directories. */
+struct disk_opts {
+	uint64_t size;			/* --size: file size (or bytes read from --device) */
+	uint64_t bs[BENCH_MAX_LIST];	/* --block-sizes: disk.seq's sweep */
+	int nbs;
+	uint64_t runtime;		/* --runtime: a pass stops at --size or at this */
+	int direct, no_direct;		/* --direct, --no-direct */
+	int jobs;			/* --jobs: disk.rand's concurrent jobs */
+	const char *device;		/* --device: a block device read sequentially */
+	int destroy;			/* --destroy-data: disk.seq may write --device */
+	const char *csv;		/* --csv: bonnie++ CSV line, "1.03" or "2" */
+	int files;			/* --files: bonnie's file tests, N x 1024 files */
+	int file_dirs;			/* --file-dirs: spread over D directories */
+	uint64_t file_max, file_min;	/* --file-max, --file-min: sizes of the files */
+	int cache;			/* --cache: measure the page cache on purpose */
+	int no_char;			/* --no-char: no putc, getc (bonnie++ -f) */
+	uint64_t max_size;		/* --max-size: disk.iozone's largest auto-mode file */
+	/* Set by disk_prepare() (run): one scratch directory per --dir entry
+	 * and the entry it was made under (for messages). */
+	const char *dirs[BENCH_MAX_LIST];
+	const char *parents[BENCH_MAX_LIST];
+	int ndirs;
+};
+static inline struct disk_opts *disk_opts(const struct bench_opts *opt)
+{
+	return bench_group_opts(opt, &group_disk);
+}
 
 /* ---- set-up by `run` (main.c), before anything is measured ---- */
 
@@ -19,7 +49,7 @@ struct guard;
  * disk options (--csv, --device, --destroy-data), the --dir list (dirlist,
  * comma-separated; NULL: the current directory) and the free space each
  * entry needs; then make one scratch directory under each entry
- * (scratch_add) and set opt->disk_dirs. Prints the --destroy-data warning.
+ * (scratch_add) and set disk_opts(opt)->dirs. Prints the --destroy-data warning.
  * Returns 0, or -1 with one line in err (a usage error: exit 2). */
 int disk_prepare(struct bench_opts *opt, const char *dirlist, const unsigned char *sel,
 		 char *err, size_t errlen);

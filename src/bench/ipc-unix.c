@@ -37,7 +37,9 @@ static int make_pair(struct bench_ctx *ctx, int sv[2])
 	return 0;
 }
 
-static int unix_lat_setup(struct bench_ctx *ctx, void **state)
+/* A connected pair, and the child at its other end: an echo (latency)
+ * or a reader (bandwidth). */
+static int unix_setup(struct bench_ctx *ctx, void **state, int stream)
 {
 	struct ipc_state *s = ipc_state_new(ctx);
 	int sv[2];
@@ -47,7 +49,13 @@ static int unix_lat_setup(struct bench_ctx *ctx, void **state)
 	*state = s;
 	if (make_pair(ctx, sv) < 0)
 		return -1;
-	return ipc_start_echo(ctx, s, sv[0], sv[0], sv[1], sv[1]);
+	return stream ? ipc_start_stream(ctx, s, sv[0], sv[1])
+		      : ipc_start_echo(ctx, s, sv[0], sv[0], sv[1], sv[1]);
+}
+
+static int unix_lat_setup(struct bench_ctx *ctx, void **state)
+{
+	return unix_setup(ctx, state, 0);
 }
 
 const struct bench bench_ipc_unix_lat = {
@@ -58,15 +66,7 @@ const struct bench bench_ipc_unix_lat = {
 
 static int unix_bw_setup(struct bench_ctx *ctx, void **state)
 {
-	struct ipc_state *s = ipc_state_new(ctx);
-	int sv[2];
-
-	if (!s)
-		return -1;
-	*state = s;
-	if (make_pair(ctx, sv) < 0)
-		return -1;
-	return ipc_start_stream(ctx, s, sv[0], sv[1]);
+	return unix_setup(ctx, state, 1);
 }
 
 const struct bench bench_ipc_unix_bw = {

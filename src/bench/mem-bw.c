@@ -340,36 +340,42 @@ static int write_run(struct bench_ctx *ctx)
 
 const struct bench bench_mem_bw_read = {
 	.id = "mem.bw.read", .group = "mem", .title = "Memory read",
+	.noise = NOISE_MEM_BW,
 	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH,
 	.run = read_run,
 };
 
 const struct bench bench_mem_bw_write = {
 	.id = "mem.bw.write", .group = "mem", .title = "Memory write",
+	.noise = NOISE_MEM_BW,
 	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH,
 	.run = write_run,
 };
 
 const struct bench bench_mem_bw_copy = {
 	.id = "mem.bw.copy", .group = "mem", .title = "Memory copy (libc memcpy)",
+	.noise = NOISE_MEM_BW,
 	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH,
 	.setup = setup_two, .op = copy_op, .teardown = bw_teardown,
 };
 
 const struct bench bench_mem_bw_rmw = {
 	.id = "mem.bw.rmw", .group = "mem", .title = "Memory read-modify-write (rdwr)",
+	.noise = NOISE_MEM_BW,
 	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH,
 	.setup = setup_one, .op = rmw_op, .teardown = bw_teardown,
 };
 
 const struct bench bench_mem_bw_copy_hand = {
 	.id = "mem.bw.copy_hand", .group = "mem", .title = "Memory copy (hand-written loop)",
+	.noise = NOISE_MEM_BW,
 	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH,
 	.setup = setup_two, .op = copy_hand_op, .teardown = bw_teardown,
 };
 
 const struct bench bench_mem_bw_bzero = {
 	.id = "mem.bw.bzero", .group = "mem", .title = "Memory zero (memset, bzero)",
+	.noise = NOISE_MEM_BW,
 	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH,
 	.setup = setup_one, .op = bzero_op, .teardown = bw_teardown,
 };

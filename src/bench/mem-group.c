@@ -4,5 +4,5 @@
 #include "bench.h"
 
 const struct bench_group group_mem = {
-	.name = "mem", .flags = GROUP_SIZED_BY_MEM_SIZE,
+	.name = "mem", .flags = GROUP_SIZED_BY_MEM_SIZE, .noise = NOISE_MEM_LAT,
 };

@@ -390,24 +390,28 @@ static int triad_run(struct bench_ctx *ctx) { return stream_family(ctx, 1u << K_
 
 const struct bench bench_mem_stream_copy = {
 	.id = "mem.stream.copy", .group = "mem", .title = "STREAM Copy (c = a)",
+	.noise = NOISE_MEM_BW,
 	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH, .run = copy_run,
 	STREAM_FAMILY,
 };
 
 const struct bench bench_mem_stream_scale = {
 	.id = "mem.stream.scale", .group = "mem", .title = "STREAM Scale (b = 3c)",
+	.noise = NOISE_MEM_BW,
 	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH, .run = scale_run,
 	STREAM_FAMILY,
 };
 
 const struct bench bench_mem_stream_add = {
 	.id = "mem.stream.add", .group = "mem", .title = "STREAM Add (c = a + b)",
+	.noise = NOISE_MEM_BW,
 	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH, .run = add_run,
 	STREAM_FAMILY,
 };
 
 const struct bench bench_mem_stream_triad = {
 	.id = "mem.stream.triad", .group = "mem", .title = "STREAM Triad (a = b + 3c)",
+	.noise = NOISE_MEM_BW,
 	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH, .run = triad_run,
 	STREAM_FAMILY,
 };

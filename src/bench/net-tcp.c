@@ -78,6 +78,42 @@ static int tcpbw_prepare(void *state, struct long_run *lr)
 	return 0;
 }
 
+/* A repetition's figures from both ends (ours in r, the server's RESULT),
+ * kept: 0, or -1 with ctx->reason. */
+static int keep_rep(struct tcpbw *t, struct rep *r, const struct proto_msg *res)
+{
+	r->txb = (double)t->p.txb;
+	r->rxb = (double)t->p.rxb;
+	r->txcalls = (double)t->p.txcalls;
+	r->rxcalls = (double)t->p.rxcalls;
+	r->r_real_s = (double)res->num[PK_USEC] / 1e6;
+	r->r_user_s = (double)res->num[PK_USER_US] / 1e6;
+	r->r_sys_s = (double)res->num[PK_SYS_US] / 1e6;
+	r->r_txb = (double)res->num[PK_TX];
+	r->r_rxb = (double)res->num[PK_RX];
+	r->r_txcalls = (double)res->num[PK_TXCALLS];
+	r->r_rxcalls = (double)res->num[PK_RXCALLS];
+	/* The sender's view of the path: ours when we send, else the server's. */
+	if (t->dir == D_RECV) {
+		r->info = proto_has(res, PK_RTT_US);
+		r->retrans = (double)res->num[PK_RETRANS];
+		r->rtt_us = (double)res->num[PK_RTT_US];
+	}
+	if (t->nreps == t->cap) {
+		int cap = t->cap ? 2 * t->cap : 8;
+		struct rep *nr = realloc(t->reps, (size_t)cap * sizeof(*nr));
+
+		if (!nr) {
+			snprintf(t->ctx->reason, sizeof(t->ctx->reason), "out of memory");
+			return -1;
+		}
+		t->reps = nr;
+		t->cap = cap;
+	}
+	t->reps[t->nreps++] = *r;
+	return 0;
+}
+
 static int tcpbw_op(void *state, struct long_run *lr)
 {
 	struct tcpbw *t = state;
@@ -166,35 +202,8 @@ static int tcpbw_op(void *state, struct long_run *lr)
 	r.real_s = (double)(t1 - t0) / 1e9;
 	r.user_s = (double)(u1 - u0) / 1e6;
 	r.sys_s = (double)(s1 - s0) / 1e6;
-	r.txb = (double)t->p.txb;
-	r.rxb = (double)t->p.rxb;
-	r.txcalls = (double)t->p.txcalls;
-	r.rxcalls = (double)t->p.rxcalls;
-	r.r_real_s = (double)res.num[PK_USEC] / 1e6;
-	r.r_user_s = (double)res.num[PK_USER_US] / 1e6;
-	r.r_sys_s = (double)res.num[PK_SYS_US] / 1e6;
-	r.r_txb = (double)res.num[PK_TX];
-	r.r_rxb = (double)res.num[PK_RX];
-	r.r_txcalls = (double)res.num[PK_TXCALLS];
-	r.r_rxcalls = (double)res.num[PK_RXCALLS];
-	/* The sender's view of the path: ours when we send, else the server's. */
-	if (t->dir == D_RECV) {
-		r.info = proto_has(&res, PK_RTT_US);
-		r.retrans = (double)res.num[PK_RETRANS];
-		r.rtt_us = (double)res.num[PK_RTT_US];
-	}
-	if (t->nreps == t->cap) {
-		int cap = t->cap ? 2 * t->cap : 8;
-		struct rep *nr = realloc(t->reps, (size_t)cap * sizeof(*nr));
-
-		if (!nr) {
-			snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
-			goto out;
-		}
-		t->reps = nr;
-		t->cap = cap;
-	}
-	t->reps[t->nreps++] = r;
+	if (keep_rep(t, &r, &res) < 0)
+		goto out;
 	rc = 0;
 out:
 	net_pump_close(&t->p);
@@ -266,6 +275,7 @@ static void record(struct tcpbw *t, size_t n)
 static int tcpbw_run(struct bench_ctx *ctx)
 {
 	const struct bench_opts *o = ctx->opt;
+	const struct net_opts *no = net_opts(o);
 	struct tcpbw t;
 	struct long_op lo;
 	int rc = -1, k;
@@ -273,14 +283,14 @@ static int tcpbw_run(struct bench_ctx *ctx)
 	memset(&t, 0, sizeof(t));
 	t.ctx = ctx;
 	t.streams = o->streams > 0 ? o->streams : 1;
-	t.dir = o->bidir ? D_BIDIR : o->reverse ? D_RECV : D_SEND;
-	t.len = o->buf_len ? (size_t)o->buf_len : 8192;
+	t.dir = no->bidir ? D_BIDIR : no->reverse ? D_RECV : D_SEND;
+	t.len = no->buf_len ? (size_t)no->buf_len : 8192;
 	t.time_based = ctx->h->cfg.duration_ns > 0;
 	if (net_client_open(ctx, &t.c) < 0)
 		return -1;
 	net_client_params(ctx, &t.c);
 	result_param_num(ctx->res, "buflen", (double)t.len);
-	result_param_num(ctx->res, "nbuf", o->nbuf);
+	result_param_num(ctx->res, "nbuf", no->nbuf);
 	result_param_num(ctx->res, "streams", t.streams);
 	result_param_str(ctx->res, "direction", t.dir == D_BIDIR ? "bidirectional" :
 			 t.dir == D_RECV ? "reverse (server sends)" : "client sends");
@@ -294,17 +304,17 @@ static int tcpbw_run(struct bench_ctx *ctx)
 	lo.prepare = tcpbw_prepare;
 	lo.op = tcpbw_op;
 	lo.time_based = t.time_based;
-	for (k = -1; k < o->nmsg_sizes; k++) {
+	for (k = -1; k < no->nmsg_sizes; k++) {
 		char name[40];
 
 		if (k >= 0) {
-			t.len = (size_t)o->msg_sizes[k];
+			t.len = (size_t)no->msg_sizes[k];
 			snprintf(name, sizeof(name), "len=%llu", (unsigned long long)t.len);
 			lo.name = name;
 			lo.detail = 1;
 		}
 		/* ttcp -n counts buffers: the amount follows the buffer length. */
-		t.total = (uint64_t)t.len * (uint64_t)o->nbuf * (uint64_t)t.streams *
+		t.total = (uint64_t)t.len * (uint64_t)no->nbuf * (uint64_t)t.streams *
 			  (t.dir == D_BIDIR ? 2 : 1);
 		lo.total = (double)t.total;
 		if (harness_long(ctx, &lo, NULL) < 0)
@@ -327,11 +337,12 @@ out:
  * --duration), for the main figure and each --msg-sizes length. */
 static double tcpbw_estimate(const struct bench_opts *opt, const struct harness_cfg *cfg, double fig_s)
 {
+	const struct net_opts *no = net_opts(opt);
 	double per = cfg->duration_ns ? (double)cfg->duration_ns / 1e9 :
-		     (double)(opt->buf_len ? opt->buf_len : 8192) * opt->nbuf * (opt->streams > 0 ? opt->streams : 1) / 1e9;
+		     (double)(no->buf_len ? no->buf_len : 8192) * no->nbuf * (opt->streams > 0 ? opt->streams : 1) / 1e9;
 
 	(void)fig_s;
-	return (1 + opt->nmsg_sizes) * harness_estimate_reps(cfg) * per;
+	return (1 + no->nmsg_sizes) * harness_estimate_reps(cfg) * per;
 }
 
 const struct bench bench_net_tcp_bw = {

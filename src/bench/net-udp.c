@@ -141,6 +141,7 @@ static void to_front(struct bench_result *br, size_t i)
 static int udpbw_run(struct bench_ctx *ctx)
 {
 	const struct bench_opts *o = ctx->opt;
+	const struct net_opts *no = net_opts(o);
 	struct udpbw u;
 	struct long_op lo;
 	const struct metric *m;
@@ -151,8 +152,8 @@ static int udpbw_run(struct bench_ctx *ctx)
 	memset(&u, 0, sizeof(u));
 	u.ctx = ctx;
 	u.fd = -1;
-	u.len = o->udp_len ? (size_t)o->udp_len : 1470;
-	u.rate = o->rate ? (double)o->rate : 100e6;
+	u.len = no->udp_len ? (size_t)no->udp_len : 1470;
+	u.rate = no->rate ? (double)no->rate : 100e6;
 	if (net_client_open(ctx, &u.c) < 0)
 		return -1;
 	net_client_params(ctx, &u.c);

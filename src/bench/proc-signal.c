@@ -81,6 +81,7 @@ static void install_teardown(void *state)
 
 const struct bench bench_proc_signal_install = {
 	.id = "proc.signal.install", .group = "proc", .title = "Signal handler installation",
+	.noise = NOISE_SYSCALL,
 	.unit = "ns", .better = BETTER_LOWER, .kind = KIND_LATENCY,
 	.setup = install_setup, .op = install_op, .teardown = install_teardown,
 };
@@ -185,6 +186,7 @@ static int catch_run(struct bench_ctx *ctx)
 
 const struct bench bench_proc_signal_catch = {
 	.id = "proc.signal.catch", .group = "proc", .title = "Signal handler overhead (kill self)",
+	.noise = NOISE_SYSCALL,
 	.unit = "ns", .better = BETTER_LOWER, .kind = KIND_LATENCY,
 	.run = catch_run,
 };
@@ -311,6 +313,7 @@ static int prot_op(void *state, uint64_t n)
 
 const struct bench bench_proc_signal_prot = {
 	.id = "proc.signal.prot", .group = "proc", .title = "Protection fault",
+	.noise = NOISE_SYSCALL,
 	.unit = "us", .better = BETTER_LOWER, .kind = KIND_LATENCY,
 	.setup = prot_setup, .op = prot_op, .teardown = prot_teardown,
 };

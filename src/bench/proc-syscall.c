@@ -34,6 +34,7 @@ static int null_op(void *state, uint64_t n)
 
 const struct bench bench_proc_syscall_null = {
 	.id = "proc.syscall.null", .group = "proc", .title = "Null syscall (getppid)",
+	.noise = NOISE_SYSCALL,
 	.unit = "ns", .better = BETTER_LOWER, .kind = KIND_LATENCY,
 	.op = null_op,
 };
@@ -177,30 +178,35 @@ static void fd_teardown(void *state)
 
 const struct bench bench_proc_syscall_read = {
 	.id = "proc.syscall.read", .group = "proc", .title = "Null read (1 byte, /dev/zero)",
+	.noise = NOISE_SYSCALL,
 	.unit = "ns", .better = BETTER_LOWER, .kind = KIND_LATENCY,
 	.setup = read_setup, .op = read_op, .teardown = fd_teardown,
 };
 
 const struct bench bench_proc_syscall_write = {
 	.id = "proc.syscall.write", .group = "proc", .title = "Null write (1 byte, /dev/null)",
+	.noise = NOISE_SYSCALL,
 	.unit = "ns", .better = BETTER_LOWER, .kind = KIND_LATENCY,
 	.setup = write_setup, .op = write_op, .teardown = fd_teardown,
 };
 
 const struct bench bench_proc_syscall_stat = {
 	.id = "proc.syscall.stat", .group = "proc", .title = "Stat (scratch file)",
+	.noise = NOISE_SYSCALL,
 	.unit = "ns", .better = BETTER_LOWER, .kind = KIND_LATENCY,
 	.setup = file_setup, .op = stat_op, .teardown = fd_teardown,
 };
 
 const struct bench bench_proc_syscall_fstat = {
 	.id = "proc.syscall.fstat", .group = "proc", .title = "Fstat (scratch file)",
+	.noise = NOISE_SYSCALL,
 	.unit = "ns", .better = BETTER_LOWER, .kind = KIND_LATENCY,
 	.setup = file_setup, .op = fstat_op, .teardown = fd_teardown,
 };
 
 const struct bench bench_proc_syscall_open = {
 	.id = "proc.syscall.open", .group = "proc", .title = "Open/close (scratch file)",
+	.noise = NOISE_SYSCALL,
 	.unit = "ns", .better = BETTER_LOWER, .kind = KIND_LATENCY,
 	.setup = file_setup, .op = open_op, .teardown = fd_teardown,
 };

@@ -1,5 +1,5 @@
-/* cli.h — the top floor: one small file per verb (run.c, report.c, list.c,
- * serve.c, sysinfo.c, time.c, fleet.c; compare's in report/compare.c), and
+/* cli.h — the top floor: one small file per verb (run.c, report-chart.c, list.c,
+ * serve.c, sysinfo.c, time.c, fleet.c, compare.c), and
  * one table of verbs (main.c) that gives each its name, usage line, help
  * and entry point. The verbs parse the command line and call down into
  * core/, bench/, report/ and net/; nothing below includes this floor. */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "report/compare.h"
+#include "report/report.h"
 
 const char compare_help[] =
 	"usage: bakeoff compare [options] A.json B.json [C.json ...]\n"
@@ -51,7 +52,8 @@ int compare_to(int argc, char **argv, FILE *out)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *baseline = NULL, *format = "text";
+	const char *baseline = NULL, *format = NULL;
+	const struct report_format *fmt;
 	struct comparison *cmp;
 	struct cmp_file *fs;
 	size_t nf = 0, k;
@@ -88,11 +90,12 @@ int compare_to(int argc, char **argv, FILE *out)
 			goto out;
 		}
 	}
-	html = strcmp(format, "html") == 0;
-	if (!html && strcmp(format, "text")) {
-		rc = usage_error("invalid value '%s' for --format: expected text or html", format);
+	if (!(fmt = format ? report_format_for(format, FMT_COMPARE) : report_formats)) {
+		report_format_names(err, sizeof(err), FMT_COMPARE);
+		rc = usage_error("invalid value '%s' for --format: expected %s", format, err);
 		goto out;
 	}
+	html = fmt->page;
 	if (html && best) {
 		rc = usage_error("compare: --best is for --format text (the page colors each row from best "
 			   "to worst instead)");

@@ -172,7 +172,8 @@ struct pair {
 struct fleet {
 	struct host *h;
 	size_t nh;
-	const char *ssh, *remote_bin, *star, *format;
+	const char *ssh, *remote_bin, *star;
+	const struct report_format *format;	/* --format: a row of the format table */
 	int jobs, push, port, quiet, tty;
 	uint64_t timeout;
 	char id[128], dir[4096];
@@ -1291,7 +1292,6 @@ static int scan_run_args(int argc, char **argv, char **pos, int *npos_, struct r
 		char *a = argv[i], name[128];
 		const char *val = NULL;
 		const struct optdef *d = NULL;
-		size_t k;
 		int sep = 0;	/* the value is the next word */
 
 		if (a[0] != '-' || !a[1]) {
@@ -1299,9 +1299,7 @@ static int scan_run_args(int argc, char **argv, char **pos, int *npos_, struct r
 			continue;
 		}
 		if (a[1] != '-') {	/* -X: the row with that letter; -Xvalue */
-			for (k = 0; k < noptdefs && !d; k++)
-				if (optdefs[k].letter == a[1])
-					d = &optdefs[k];
+			d = opt_find_letter(a[1]);
 			if (d && a[2] && d->type != OT_FLAG)
 				val = a + 2;
 		} else {
@@ -1337,7 +1335,7 @@ static int scan_run_args(int argc, char **argv, char **pos, int *npos_, struct r
 			rc = usage("%s", err);
 			break;
 		}
-		set->given[d - optdefs] = 1;
+		set->given[opt_index(d)] = 1;
 		nopts++;
 	}
 	*npos_ = npos;
@@ -1552,9 +1550,12 @@ static int fleet_options(struct fleet *f, int argc, char **argv, int *given_id)
 			*given_id = 1;
 			break;
 		case 'F':
-			if (strcmp(optarg, "text") && strcmp(optarg, "html"))
-				rc = usage("invalid value '%s' for --format: expected text or html", optarg);
-			f->format = optarg;
+			if (!(f->format = report_format_for(optarg, FMT_FLEET))) {
+				char names[200];
+
+				report_format_names(names, sizeof(names), FMT_FLEET);
+				rc = usage("invalid value '%s' for --format: expected %s", optarg, names);
+			}
 			break;
 		case 'q': f->quiet = 1; break;
 		case ':':
@@ -1682,7 +1683,7 @@ static int fleet_report(struct fleet *f)
 	int rc;
 
 	/* the report */
-	if (strcmp(f->format, "html") == 0) {
+	if (f->format->page) {
 		report_html_page(f, stdout);
 		if (!f->quiet)
 			print_summary(f, stderr);
@@ -1730,7 +1731,7 @@ int fleet_main(int argc, char **argv, const char *self)
 	f->jobs = 8;
 	f->timeout = 3600 * SEC;
 	f->port = 5511;
-	f->format = "text";
+	f->format = report_formats;	/* the first row: text */
 	rc = fleet_options(f, argc, argv, &given_id);
 	if (rc == 0)
 		rc = fleet_setup(f, argc, argv, self, given_id);

@@ -70,25 +70,27 @@ struct run_args {
  * status of a usage error. */
 static int parse_run_args(int argc, char **argv, struct run_args *a)
 {
-	struct option longopts[128 + 2];
-	char shorts[3 * 128 + 8] = ":h", err[400];
-	size_t i, ns = 2;
+	struct option longopts[OPT_ROWS_MAX + 2];
+	char shorts[3 * OPT_ROWS_MAX + 8] = ":h", err[400];
+	size_t i, ns = 2, n = opt_count();
 	int c, idx;
 
-	for (i = 0; i < noptdefs; i++) {
-		longopts[i].name = optdefs[i].name;
-		longopts[i].has_arg = optdefs[i].type == OT_FLAG ? no_argument : required_argument;
+	for (i = 0; i < n; i++) {
+		const struct optdef *d = opt_row(i);
+
+		longopts[i].name = d->name;
+		longopts[i].has_arg = d->type == OT_FLAG ? no_argument : required_argument;
 		longopts[i].flag = NULL;
 		longopts[i].val = OPT_TABLE + (int)i;
-		if (optdefs[i].letter) {
-			shorts[ns++] = optdefs[i].letter;
-			if (optdefs[i].type != OT_FLAG)
+		if (d->letter) {
+			shorts[ns++] = d->letter;
+			if (d->type != OT_FLAG)
 				shorts[ns++] = ':';
 		}
 	}
 	shorts[ns] = 0;
-	longopts[noptdefs] = (struct option){ "help", no_argument, NULL, 'h' };
-	memset(&longopts[noptdefs + 1], 0, sizeof(longopts[0]));
+	longopts[n] = (struct option){ "help", no_argument, NULL, 'h' };
+	memset(&longopts[n + 1], 0, sizeof(longopts[0]));
 	harness_default_cfg(&a->cfg);
 	optind = 1;
 	opterr = 0;
@@ -103,11 +105,9 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 			return usage_error("run: option '%s' needs a value (see bakeoff run --help)", name);
 		if (c == '?')
 			return usage_error("run: unknown option '%s' (see bakeoff run --help)", name);
-		for (i = 0; c < OPT_TABLE && i < noptdefs && optdefs[i].letter != c; i++)
-			;	/* a short form: its row */
-		if (c >= OPT_TABLE)
-			i = (size_t)(c - OPT_TABLE);
-		if (opt_parse(&optdefs[i], optarg, &a->cfg, &a->opt, err, sizeof(err)) < 0)
+		/* a short form: its row */
+		i = c >= OPT_TABLE ? (size_t)(c - OPT_TABLE) : opt_index(opt_find_letter(c));
+		if (opt_parse(opt_row(i), optarg, &a->cfg, &a->opt, err, sizeof(err)) < 0)
 			return usage_error("%s", err);
 		a->set.given[i] = 1;
 	}
@@ -121,7 +121,7 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 	a->cfg.max_samples = 3 * a->cfg.samples;	/* the adaptive ceiling */
 	/* --ci-target: sample until the interval is narrow enough or the
 	 * budget (calibration and samples of one figure) is spent */
-	if (a->set.given[opt_find("ci-target") - optdefs]) {
+	if (opt_given(&a->set, "ci-target")) {
 		uint64_t fit = a->cfg.budget_ns / (a->cfg.target_ns ? a->cfg.target_ns : 1);
 
 		a->cfg.ci_target_given = 1;
@@ -129,7 +129,7 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 		if (a->cfg.max_samples < 3 * a->cfg.samples)
 			a->cfg.max_samples = 3 * a->cfg.samples;
 	}
-	if (a->set.given[opt_find("budget") - optdefs])
+	if (opt_given(&a->set, "budget"))
 		a->cfg.long_budget_ns = a->cfg.budget_ns;
 	return 0;
 }
@@ -178,7 +178,7 @@ int cmd_run(int argc, char **argv)
 	plan.argc = argc;
 	plan.argv = argv;
 	plan.render = render_table;
-	plan.render_ctx = (void *)pers;
+	plan.ctx = (void *)pers;
 	rc = run_execute(&plan);
 	free(sel);
 	return rc;

@@ -1,4 +1,4 @@
-/* timecmd.c — `bakeoff time`: time a real workload (a kernel build, a test
+/* time.c — `bakeoff time`: time a real workload (a kernel build, a test
  * suite) the way the 1995 report did with csh's `time`, but repeated, with
  * medians, and into a result file.
  *
@@ -37,6 +37,7 @@
 #include "options.h"
 #include "report/report.h"
 #include "result.h"
+#include "run.h"
 #include "scratch.h"
 #include "cli/cli.h"
 #include "units.h"
@@ -87,6 +88,7 @@ struct time_state {
 	struct usage_msg *run;	/* one per run */
 	uint64_t *real_ns;
 	char failed[200];	/* status of the first run that failed (--ignore-status) */
+	char cmd[1024];		/* the command as one line */
 };
 
 static struct time_state ts;
@@ -292,11 +294,11 @@ static int add_metric(struct bench_ctx *ctx, const char *name, const char *unit,
 	return 0;
 }
 
-static double real_s(int k) { return (double)ts.real_ns[k] / 1e9; }
-static double user_s(int k) { return tv_s(ts.run[k].ru.ru_utime); }
-static double sys_s(int k) { return tv_s(ts.run[k].ru.ru_stime); }
-static double cpu_pct(int k) { return 100 * (user_s(k) + sys_s(k)) / real_s(k); }
-static double maxrss(int k)
+static double of_real_s(int k) { return (double)ts.real_ns[k] / 1e9; }
+static double of_user_s(int k) { return tv_s(ts.run[k].ru.ru_utime); }
+static double of_sys_s(int k) { return tv_s(ts.run[k].ru.ru_stime); }
+static double of_cpu_pct(int k) { return 100 * (of_user_s(k) + of_sys_s(k)) / of_real_s(k); }
+static double of_maxrss(int k)
 {
 #ifdef __APPLE__
 	return (double)ts.run[k].ru.ru_maxrss / 1024;	/* bytes there, KiB elsewhere */
@@ -304,26 +306,26 @@ static double maxrss(int k)
 	return (double)ts.run[k].ru.ru_maxrss;
 #endif
 }
-static double inblock(int k) { return (double)ts.run[k].ru.ru_inblock; }
-static double oublock(int k) { return (double)ts.run[k].ru.ru_oublock; }
-static double majflt(int k) { return (double)ts.run[k].ru.ru_majflt; }
-static double minflt(int k) { return (double)ts.run[k].ru.ru_minflt; }
-static double nvcsw(int k) { return (double)ts.run[k].ru.ru_nvcsw; }
-static double nivcsw(int k) { return (double)ts.run[k].ru.ru_nivcsw; }
-static double nswap(int k) { return (double)ts.run[k].ru.ru_nswap; }
+static double of_inblock(int k) { return (double)ts.run[k].ru.ru_inblock; }
+static double of_oublock(int k) { return (double)ts.run[k].ru.ru_oublock; }
+static double of_majflt(int k) { return (double)ts.run[k].ru.ru_majflt; }
+static double of_minflt(int k) { return (double)ts.run[k].ru.ru_minflt; }
+static double of_nvcsw(int k) { return (double)ts.run[k].ru.ru_nvcsw; }
+static double of_nivcsw(int k) { return (double)ts.run[k].ru.ru_nivcsw; }
+static double of_nswap(int k) { return (double)ts.run[k].ru.ru_nswap; }
 /* csh's averages: the OS's memory integrals (KiB x ticks) over the CPU
  * time in 1/100 s, as BSD csh divides them; Linux keeps no integrals (0). */
-static double cpu_ticks(int k) { return (user_s(k) + sys_s(k)) * 100; }
-static double avg_shared(int k)
+static double of_cpu_ticks(int k) { return (of_user_s(k) + of_sys_s(k)) * 100; }
+static double of_avg_shared(int k)
 {
-	return cpu_ticks(k) >= 1 ? (double)ts.run[k].ru.ru_ixrss / cpu_ticks(k) : 0;
+	return of_cpu_ticks(k) >= 1 ? (double)ts.run[k].ru.ru_ixrss / of_cpu_ticks(k) : 0;
 }
-static double avg_unshared(int k)
+static double of_avg_unshared(int k)
 {
-	return cpu_ticks(k) >= 1 ? (double)(ts.run[k].ru.ru_idrss + ts.run[k].ru.ru_isrss) /
-				   cpu_ticks(k) : 0;
+	return of_cpu_ticks(k) >= 1 ? (double)(ts.run[k].ru.ru_idrss + ts.run[k].ru.ru_isrss) /
+				   of_cpu_ticks(k) : 0;
 }
-static double exit_status(int k)
+static double of_exit_status(int k)
 {
 	int s = ts.run[k].status;
 
@@ -337,13 +339,13 @@ static int time_run(struct bench_ctx *ctx)
 		int detail;
 		double (*get)(int k);
 	} figs[] = {
-		{ "user", "s", 0, user_s }, { "sys", "s", 0, sys_s }, { "cpu", "%", 0, cpu_pct },
-		{ "maxrss", "KiB", 0, maxrss }, { "inblock", "blocks", 0, inblock },
-		{ "oublock", "blocks", 0, oublock }, { "majflt", "faults", 0, majflt },
-		{ "minflt", "faults", 0, minflt }, { "nvcsw", "switches", 0, nvcsw },
-		{ "nivcsw", "switches", 0, nivcsw }, { "swaps", "swaps", 1, nswap },
-		{ "avg_shared", "KiB", 1, avg_shared }, { "avg_unshared", "KiB", 1, avg_unshared },
-		{ "status", "", 1, exit_status },
+		{ "user", "s", 0, of_user_s }, { "sys", "s", 0, of_sys_s }, { "cpu", "%", 0, of_cpu_pct },
+		{ "maxrss", "KiB", 0, of_maxrss }, { "inblock", "blocks", 0, of_inblock },
+		{ "oublock", "blocks", 0, of_oublock }, { "majflt", "faults", 0, of_majflt },
+		{ "minflt", "faults", 0, of_minflt }, { "nvcsw", "switches", 0, of_nvcsw },
+		{ "nivcsw", "switches", 0, of_nivcsw }, { "swaps", "swaps", 1, of_nswap },
+		{ "avg_shared", "KiB", 1, of_avg_shared }, { "avg_unshared", "KiB", 1, of_avg_unshared },
+		{ "status", "", 1, of_exit_status },
 	};
 	struct long_op lo = {
 		.name = "", .unit = "s", .kind = KIND_LATENCY, .better = BETTER_LOWER,
@@ -358,6 +360,7 @@ static int time_run(struct bench_ctx *ctx)
 		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
 		return -1;
 	}
+	result_param_str(ctx->res, "command", ts.cmd);
 	result_param_num(ctx->res, "runs", ts.reps);
 	result_param_num(ctx->res, "warmup_runs", ts.warmup);
 	if (ts.prepare)
@@ -473,98 +476,81 @@ static int time_options(int argc, char **argv, struct harness_cfg *cfg, const ch
 	return 0;
 }
 
-int timecmd_main(int argc, char **argv)
+/* Once the result file is claimed: the command's log beside it (FILE.log
+ * for FILE.json), or in the scratch directory with -o -. */
+static int open_log(struct run_plan *p, const char *path, char *err, size_t errlen)
 {
-	struct harness_cfg cfg;
-	struct harness h;
-	struct bench_opts opt = { .parallel = 1 };
-	struct result r = { 0 }, back;
-	struct bench_result *br;
-	struct buf json = { 0 };
-	const char *output = NULL;
-	char path[4096], logp[4200], cmd[1024], err[600], also[4300] = "";
-	uint64_t t0;
-	int i, rc, to_stdout, wrote;
-	time_t start;
-	size_t off;
+	static char logp[4200], note[4300];
 
-	harness_default_cfg(&cfg);
-	cfg.reps = 1;
-	cfg.interval_ns = UINT64_MAX / 4;	/* no per-interval figures: one run is one figure */
-	memset(&ts, 0, sizeof(ts));
-	ts.log_fd = -1;
-	if ((rc = time_options(argc, argv, &cfg, &output)) != 0)
-		return rc < 0 ? 0 : rc;
-	join_command(cmd, sizeof(cmd), ts.argv);
-
-	/* The result file (and the log beside it) are claimed first. */
-	sysinfo_read(&r.host);
-	start = time(NULL);
-	to_stdout = output && strcmp(output, "-") == 0;
-	if (!to_stdout) {
-		if (result_claim_output(output, r.host.hostname, "-time", start, path, sizeof(path), err,
-					sizeof(err)) < 0)
-			return usage("%s", err);
+	if (ts.show_output)
+		return 0;
+	if (path)
 		snprintf(logp, sizeof(logp), "%.*s.log",
 			 (int)(strlen(path) > 5 && !strcmp(path + strlen(path) - 5, ".json") ?
 			       strlen(path) - 5 : strlen(path)), path);
-	} else {
-		if (!scratch_create(NULL))
-			return usage("cannot create a scratch directory: %s", strerror(errno));
+	else
 		scratch_file(logp, sizeof(logp), "time.log");
+	ts.log_fd = open(logp, O_WRONLY | O_CREAT | O_EXCL | O_APPEND, 0644);
+	if (ts.log_fd < 0) {
+		snprintf(err, errlen, "time: cannot create the log file: %s", strerror(errno));
+		return -1;
 	}
-	if (!ts.show_output) {
-		ts.log_fd = open(logp, O_WRONLY | O_CREAT | O_EXCL | O_APPEND, 0644);
-		if (ts.log_fd < 0) {
-			rc = usage("cannot create the log file: %s", strerror(errno));
-			result_unclaim(to_stdout ? NULL : path);
-			scratch_remove();
-			return rc;
-		}
-		if (!to_stdout)
-			ts.log_path = logp;
+	if (path) {
+		ts.log_path = logp;
+		snprintf(note, sizeof(note), ", the command's output to %s", logp);
+		p->note = note;
 	}
-	scratch_signals();
-	cfg.progress = 0;
-	harness_init(&h, &cfg);
+	return 0;
+}
 
-	r.argv = calloc((size_t)argc + 2, sizeof(char *));
-	for (i = 0; r.argv && i <= argc && (r.argv[i] = strdup(i ? argv[i - 1] : "bakeoff")); i++)
-		r.argc++;
-	r.profile = strdup("time");
-	result_utc_format(start, err, sizeof(err), "%Y-%m-%dT%H:%M:%SZ");
-	r.start_utc = strdup(err);
-	r.parallel = 1;
-	r.clock = h.clk;
-	r.loop_ns = h.loop_ns;
-	r.target_sample_ns = (double)cfg.target_ns;
-	r.samples = cfg.reps;
-	br = result_add_bench(&r, time_bench.id, time_bench.group, time_bench.title);
-	if (!r.argv || r.argc != argc + 1 || !r.profile || !r.start_utc || !br) {
-		result_free(&r);
-		return usage("out of memory");
-	}
-	t0 = clock_ns();
-	harness_run_isolated(&h, &time_bench, &opt, br);
-	r.duration_s = (double)(clock_ns() - t0) / 1e9;
-	r.interrupted = scratch_interrupted();
-	result_param_str(br, "command", cmd);
+/* The table a run of time prints (its csh lines and figures). */
+static void render(const struct result *r, FILE *f, void *ctx)
+{
+	(void)ctx;
+	report_time(r, f);
+}
+
+/* After delivery: a failed measurement says why on stderr. */
+static void done(const struct result *r, void *ctx)
+{
+	const struct bench_result *br = result_bench(r, time_bench.id);
+
+	(void)ctx;
 	if (ts.log_fd >= 0)
 		close(ts.log_fd);
+	if (br && br->status != ST_OK && br->reason)
+		fprintf(stderr, "bakeoff: time: %s: %s\n", ts.cmd, br->reason);
+}
 
-	result_to_json(&r, &json);
-	if (!to_stdout && result_from_json(json.p, json.len, &back, &off, err, sizeof(err)) == 0) {
-		report_time(&back, stdout);
-		result_free(&back);
-	}
-	if (ts.log_path)
-		snprintf(also, sizeof(also), ", the command's output to %s", ts.log_path);
-	wrote = result_deliver(&r, &json, to_stdout ? NULL : path, "-time", also);
-	if (br->status != ST_OK && br->reason)
-		fprintf(stderr, "bakeoff: time: %s: %s\n", cmd, br->reason);
-	rc = r.interrupted ? 130 : br->status != ST_OK || wrote < 0 ? 1 : 0;
-	scratch_remove();
-	buf_free(&json);
-	result_free(&r);
-	return rc;
+int timecmd_main(int argc, char **argv)
+{
+	static const struct bench *const benches[] = { &time_bench };
+	struct run_plan plan;
+	const char *output = NULL;
+	int rc;
+
+	memset(&plan, 0, sizeof(plan));
+	harness_default_cfg(&plan.cfg);
+	plan.cfg.reps = 1;
+	plan.cfg.interval_ns = UINT64_MAX / 4;	/* no per-interval figures: one run is one figure */
+	memset(&ts, 0, sizeof(ts));
+	ts.log_fd = -1;
+	if ((rc = time_options(argc, argv, &plan.cfg, &output)) != 0)
+		return rc < 0 ? 0 : rc;
+	join_command(ts.cmd, sizeof(ts.cmd), ts.argv);
+	plan.cfg.samples = plan.cfg.reps;	/* the result's samples: the timed runs */
+	plan.benches = benches;
+	plan.nbenches = 1;
+	plan.runs = 1;
+	plan.opt.parallel = 1;
+	plan.profile = "time";
+	plan.output = output;
+	plan.suffix = "-time";
+	plan.quiet = ts.quiet;
+	plan.argc = argc;
+	plan.argv = argv;
+	plan.render = render;
+	plan.ready = open_log;
+	plan.done = done;
+	return run_execute(&plan);
 }

@@ -7,6 +7,23 @@
 
 enum better { BETTER_LOWER = 0, BETTER_HIGHER = 1 };
 
+/* The kinds of figure compare gives a noise floor of their own (its
+ * floors table, report/compare.c, is indexed by these): a group's, or a
+ * benchmark's that differs from its group's. */
+enum noise_class {
+	NOISE_OTHER,
+	NOISE_CPU,
+	NOISE_MEM_BW,
+	NOISE_MEM_LAT,
+	NOISE_SYSCALL,
+	NOISE_SCHED,
+	NOISE_VM,
+	NOISE_DISK,
+	NOISE_NET,
+	NOISE_TIME,
+	NOISE_CLASSES
+};
+
 /* How the harness turns the measured time of one operation into a figure. */
 enum bench_kind {
 	KIND_UNSET,	/* a descriptor that forgot its kind: refused (t-registry) */
@@ -17,8 +34,13 @@ enum bench_kind {
 };
 
 #define BENCH_MAX_LIST 8
+/* The room for the groups' own option structs in struct bench_opts, all
+ * together (t-registry checks that they fit). */
+#define BENCH_GROUP_OPTS 1024
 
-/* Options from the command line that benchmarks read. */
+/* Options from the command line that benchmarks read: the run's own, the
+ * harness's (struct harness_cfg) and those of more than one group; a
+ * group's own live in its struct inside group_opts. */
 struct bench_opts {
 	uint64_t mem_size;		/* --mem-size: memory benchmarks' buffer */
 	uint64_t msg_size;		/* --msg-size: IPC bandwidth transfer size */
@@ -36,48 +58,21 @@ struct bench_opts {
 	int nprocs;
 	uint64_t ctx_sizes[BENCH_MAX_LIST];	/* --ctx-sizes */
 	int nctx_sizes;
-	/* net (src/bench/net-*.c, src/net/) */
-	const char *peer;		/* --peer HOST[:PORT] (set to the run's own server without it) */
-	const char *token;		/* --token: presented to the server */
-	int net_embedded;		/* the peer is the run's own loopback server */
-	int streams;			/* --streams: parallel TCP streams */
-	int reverse, bidir;		/* --reverse, --bidir */
-	uint64_t buf_len;		/* --buf-len: ttcp's -l */
-	int nbuf;			/* --nbuf: ttcp's -n */
-	uint64_t msg_sizes[BENCH_MAX_LIST];	/* --msg-sizes: net.tcp.bw's sweep */
-	int nmsg_sizes;
-	uint64_t rate;			/* --rate: UDP target, bits/s */
-	uint64_t udp_len;		/* --udp-len: datagram size */
-	/* end net */
+	int streams;			/* --streams: parallel TCP streams, disk.seq's streams */
 	const char *scratch;		/* the run's scratch directory (created by bakeoff) */
 	const struct sysinfo *host;	/* the host facts of the run (NULL: read them) */
 	/* cpu: workloads and scaling */
 	long copies[BENCH_MAX_LIST];	/* --copies: counts of copies for cpu.scaling */
 	int ncopies;			/* 0: 1, 2, 4, ... up to the online CPUs */
-	/* ---- disk (src/bench/disk-*.c) ---- */
-	uint64_t disk_size;		/* --size: file size (or bytes read from --device) */
-	uint64_t disk_bs[BENCH_MAX_LIST];	/* --block-sizes: disk.seq's sweep */
-	int disk_nbs;
-	uint64_t disk_runtime;		/* --runtime: a pass stops at --size or at this */
-	int disk_direct, disk_no_direct;	/* --direct, --no-direct */
-	int disk_jobs;			/* --jobs: disk.rand's concurrent jobs */
-	const char *disk_device;	/* --device: a block device read sequentially */
-	int disk_destroy;		/* --destroy-data: disk.seq may write --device */
-	const char *disk_csv;		/* --csv: bonnie++ CSV line, "1.03" or "2" */
-	int disk_files;			/* --files: bonnie's file tests, N x 1024 files */
-	int disk_file_dirs;		/* --file-dirs: spread over D directories */
-	uint64_t disk_file_max, disk_file_min;	/* --file-max, --file-min: sizes of the files */
-	int disk_cache;			/* --cache: measure the page cache on purpose */
-	int disk_no_char;		/* --no-char: no putc, getc (bonnie++ -f) */
-	uint64_t disk_max_size;		/* --max-size: disk.iozone's largest auto-mode file */
-	/* Set by disk_prepare() (run): one scratch directory per --dir entry
-	 * and the entry it was made under (for messages). */
-	const char *disk_dirs[BENCH_MAX_LIST];
-	const char *disk_parents[BENCH_MAX_LIST];
-	int disk_ndirs;
-	/* ---- end disk ---- */
 	int test_work;			/* --test-work: test.work's units per operation (test build) */
 	int test_work2;		/* --test-work2: test.work2's */
+	/* The groups' own options (struct bench_group's .options), each in a
+	 * struct of the group's at its place here; a group reads its own
+	 * through bench_group_opts(). Copied with the rest. */
+	union {
+		max_align_t align;
+		unsigned char bytes[BENCH_GROUP_OPTS];
+	} group_opts;
 };
 
 struct bench_result;
@@ -133,6 +128,9 @@ struct bench {
 	/* sizes its buffers itself (STREAM: 4x the last-level cache), not by
 	 * its group's --mem-size, except with --quick */
 	int own_size;
+	/* compare's noise floor, when not its group's (NOISE_OTHER: the
+	 * group's) */
+	enum noise_class noise;
 };
 
 /* A group's contract: what its benchmarks need from a run, declared in the
@@ -140,9 +138,22 @@ struct bench {
  * listed once in registry.h's GROUP_LIST. The run calls a group's hooks
  * only when one of its benchmarks is selected; core names no group. */
 struct guard;
+struct optdef;
 struct bench_group {
 	const char *name;	/* the group's benchmarks' .group */
 	unsigned flags;		/* GROUP_* */
+	/* compare's noise floor for its figures (a benchmark's own .noise
+	 * overrides it) */
+	enum noise_class noise;
+	/* Its own options (rows of the options table with target IN_GROUP,
+	 * offsets into a struct of opt_size bytes that it reads through
+	 * bench_group_opts), as fio's engines carry theirs. */
+	const struct optdef *options;
+	size_t noptions, opt_size;
+	/* Options of its that contradict each other: pairs of names and why,
+	 * { "direct", "no-direct", "O_DIRECT or the page cache, not both" },
+	 * ending with a NULL name. Given together: a usage error. */
+	const char *const (*exclusive)[3];
 	/* Before anything is created (the result file, the scratch
 	 * directory): cross-option checks and what must answer first (net's
 	 * peer or its own server). 0, or -1 with one line in err (exit 2). */
@@ -154,14 +165,16 @@ struct bench_group {
 		       size_t errlen);
 	/* Findings about the whole run (disk: a directory on tmpfs). */
 	void (*guard)(struct guard *g, const struct bench_opts *opt);
+	/* Nonzero when its benchmarks talk to a process the run started
+	 * itself (net's loopback server): no "during" findings then. */
+	int (*own_helper)(const struct bench_opts *opt);
 };
+/* Group g's own options in opt (a struct of g->opt_size bytes). */
+void *bench_group_opts(const struct bench_opts *opt, const struct bench_group *g);
 enum {
 	/* no "during" findings: the kernel works for these benchmarks
 	 * (disk's writeback threads), so other CPU time is theirs */
 	GROUP_NO_DURING_GUARD = 1u << 0,
-	/* no "during" findings against the run's own loopback server, a
-	 * process of the run (opt->net_embedded) */
-	GROUP_EMBEDDED_PEER = 1u << 1,
 	/* its buffers are --mem-size, which the guard holds against the
 	 * last-level cache (a benchmark with .own_size sizes its own) */
 	GROUP_SIZED_BY_MEM_SIZE = 1u << 2,

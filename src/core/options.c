@@ -14,14 +14,16 @@
 #define CFG(f) IN_CFG, offsetof(struct harness_cfg, f), 0
 #define OPT(f) IN_OPT, offsetof(struct bench_opts, f), 0
 #define OPTL(f, n) IN_OPT, offsetof(struct bench_opts, f), offsetof(struct bench_opts, n)
-#define KiB 1024.0
-#define MiB (1024.0 * KiB)
-#define GiB (1024.0 * MiB)
-#define TiB (1024.0 * GiB)
-#define MS 1e6
-#define S 1e9
+#define KiB OPT_KIB
+#define MiB OPT_MIB
+#define GiB OPT_GIB
+#define TiB OPT_TIB
+#define MS OPT_MS
+#define S OPT_S
 
-const struct optdef optdefs[] = {
+/* The run's, the harness's and those that more than one group reads; each
+ * group's own are in its table (struct bench_group's .options). */
+static const struct optdef optdefs[] = {
 	/* the run's own (every benchmark "reads" them) */
 	{ "output", OT_PATH, OPT(output), NULL, NULL, 1, 4095, "*",
 	  "write the result here ('-' = JSON on stdout, no table); an existing file is never "
@@ -82,87 +84,78 @@ const struct optdef optdefs[] = {
 	  "proc.ctxsw", "context-switch working sets (up to 8)", RES_NONE, 0, 0, 0 },
 	{ "pin", OT_FLAG, OPT(pin), NULL, NULL, 0, 1, "proc.ctxsw,ipc.pipe.lat,ipc.unix.lat,ipc.fifo.lat",
 	  "pin context-switch rings and IPC latency pairs to one CPU", RES_NONE, 0, 0, 0 },
-	/* net: network benchmarks (src/bench/net-*.c) */
-	{ "peer", OT_STRING, OPT(peer), NULL, NULL, 1, 255, "net",
-	  "a running bakeoff serve: HOST, HOST:PORT or [IPV6]:PORT (port 5511 by default); "
-	  "without it the run starts its own server on 127.0.0.1", RES_NONE, 0, 0, OPTF_FLEET_SETS },
-	{ "token", OT_STRING, OPT(token), NULL, NULL, 1, 64, "net",
-	  "the secret the server was started with (bakeoff serve --token)", RES_NONE, 0, 0,
-	  OPTF_SECRET | OPTF_FLEET_SETS },
 	{ "streams", OT_UINT, OPT(streams), "1", NULL, 1, 64, "net.tcp.bw,disk.seq",
 	  "parallel streams: TCP streams (iperf3 -P); disk.seq's sequential streams, one file "
 	  "each, spread over the --dir list", RES_NONE, 0, 0, 0 },
-	{ "reverse", OT_FLAG, OPT(reverse), NULL, NULL, 0, 1, "net.tcp.bw",
-	  "the server sends, the client receives (iperf3 -R)", RES_NONE, 0, 0, 0 },
-	{ "bidir", OT_FLAG, OPT(bidir), NULL, NULL, 0, 1, "net.tcp.bw",
-	  "both directions at once, --streams each way", RES_NONE, 0, 0, 0 },
-	{ "buf-len", OT_SIZE, OPT(buf_len), "8k", NULL, 1, 1 * MiB, "net.tcp.bw",
-	  "bytes per read or write call (ttcp -l)", RES_NONE, 0, 0, 0 },
-	{ "nbuf", OT_UINT, OPT(nbuf), "16384", NULL, 1, 1000000000, "net.tcp.bw",
-	  "buffers sent per stream and repetition (ttcp -n; 128 MiB at 8 KiB, also with --quick: "
-	  "far more than the socket buffers hold); --duration sends for a time instead",
-	  RES_NONE, 0, 0, 0 },
-	{ "msg-sizes", OT_SIZE_LIST, OPTL(msg_sizes, nmsg_sizes), NULL, NULL, 1, 1 * MiB,
-	  "net.tcp.bw", "also measure with these buffer lengths (a sweep, up to 8)", RES_NONE, 0, 0, 0 },
-	{ "rate", OT_RATE, OPT(rate), "100M", NULL, 1000, 100e9, "net.udp.bw",
-	  "UDP target rate in bits/s (iperf3 -b; k, M, G = 10^3, 10^6, 10^9)", RES_NONE, 0, 0, 0 },
-	{ "udp-len", OT_SIZE, OPT(udp_len), "1470", NULL, 32, 65000, "net.udp.bw",
-	  "UDP datagram payload (iperf3 -l)", RES_NONE, 0, 0, 0 },
 	/* cpu: workloads and scaling */
 	{ "copies", OT_UINT_LIST, OPTL(copies, ncopies), NULL, NULL, 1, 1024, "cpu.scaling",
 	  "counts of copies run at once (up to 8; default 1, 2, 4, ... up to the online CPUs)",
 	  RES_NONE, 0, 0, 0 },
-	/* ---- disk (src/bench/disk-*.c); room for --size is checked by disk_prepare ---- */
-	{ "size", OT_SIZE, OPT(disk_size), "1G", "32M", 64 * KiB, 1 * TiB, "disk.seq,disk.rand,disk.bonnie,disk.iozone",
-	  "file size of the disk benchmarks (bytes read with --device; disk.iozone's single file)", RES_NONE, 0, 0, 0 },
-	{ "block-sizes", OT_SIZE_LIST, OPTL(disk_bs, disk_nbs), "4k,16k,32k,64k,128k,256k,512k,1M",
-	  NULL, 512, 64 * MiB, "disk.seq", "disk.seq's block sizes (dd's bs=)", RES_NONE, 0, 0, 0 },
-	{ "runtime", OT_DURATION, OPT(disk_runtime), "1s", "500ms", 100 * MS, 86400 * S,
-	  "disk.seq,disk.rand,disk.bonnie,disk.iozone",
-	  "a pass stops at --size or after this long, whichever comes first (fio's size "
-	  "and runtime); disk.rand runs this long", RES_NONE, 0, 0, 0 },
-	{ "direct", OT_FLAG, OPT(disk_direct), NULL, NULL, 0, 1, "disk.seq,disk.rand,disk.iozone",
-	  "O_DIRECT or fail (default: O_DIRECT where the file system takes it)", RES_NONE, 0, 0, 0 },
-	{ "no-direct", OT_FLAG, OPT(disk_no_direct), NULL, NULL, 0, 1, "disk.seq,disk.rand,disk.iozone",
-	  "buffered I/O through the page cache", RES_NONE, 0, 0, 0 },
-	{ "jobs", OT_UINT, OPT(disk_jobs), "4", "2", 1, 64, "disk.rand",
-	  "disk.rand's concurrent jobs, each at queue depth 1 (besides one job alone)", RES_NONE, 0, 0, 0 },
-	{ "device", OT_STRING, OPT(disk_device), NULL, NULL, 1, 4095, "disk.seq",
-	  "read this block device sequentially (read-only) instead of files", RES_NONE, 0, 0, 0 },
-	{ "destroy-data", OT_FLAG, OPT(disk_destroy), NULL, NULL, 0, 1, "disk.seq",
-	  "with --device: also write to it, destroying what it holds", RES_NONE, 0, 0, 0 },
-	{ "csv", OT_STRING, OPT(disk_csv), "2", NULL, 1, 4, "disk.bonnie",
-	  "bonnie++ CSV line: 1.03 (27 columns) or 2 (format 1.98, bonnie++ 2.00a)", RES_NONE, 0, 0, 0 },
-	{ "files", OT_UINT, OPT(disk_files), "16", "1", 1, 1024, "disk.bonnie",
-	  "bonnie's file tests: N x 1024 files (bonnie++ -n)", RES_NONE, 0, 0, 0 },
-	{ "file-dirs", OT_UINT, OPT(disk_file_dirs), "1", NULL, 1, 1024, "disk.bonnie",
-	  "spread the files over D directories", RES_NONE, 0, 0, 0 },
-	{ "file-max", OT_SIZE, OPT(disk_file_max), "0", NULL, 0, 1 * GiB, "disk.bonnie",
-	  "bonnie's files get a random size up to this, written as each is created "
-	  "(bonnie++ -n N:MAX:MIN); 0: empty files", RES_NONE, 0, 0, 0 },
-	{ "file-min", OT_SIZE, OPT(disk_file_min), "0", NULL, 0, 1 * GiB, "disk.bonnie",
-	  "smallest of those random sizes (at most --file-max)", RES_NONE, 0, 0, 0 },
-	{ "no-char", OT_FLAG, OPT(disk_no_char), NULL, NULL, 0, 1, "disk.bonnie",
-	  "skip the per-character tests, putc and getc (bonnie++ -f)", RES_NONE, 0, 0, 0 },
-	{ "cache", OT_FLAG, OPT(disk_cache), NULL, NULL, 0, 1, "disk",
-	  "measure the page cache on purpose: small warm files, figures labelled cache", RES_NONE, 0, 0, 0 },
-	{ "max-size", OT_SIZE, OPT(disk_max_size), "4M", "1M", 64 * KiB, 1 * TiB, "disk.iozone",
-	  "disk.iozone's largest auto-mode file (iozone -g); sizes double from 64k", RES_NONE, 0, 0, 0 },
-	/* ---- end disk ---- */
 	/* only in the test build (bakeoff-testing): no other benchmark reads it */
 	{ "test-work", OT_UINT, OPT(test_work), "100", NULL, 1, 1000000, "test.work",
 	  "test.work's units of work per operation (one multiply-add each)", RES_NONE, 0, 0, 0 },
 	{ "test-work2", OT_UINT, OPT(test_work2), "100", NULL, 1, 1000000, "test.work2",
 	  "test.work2's units of work per operation", RES_NONE, 0, 0, 0 },
 };
-const size_t noptdefs = sizeof(optdefs) / sizeof(optdefs[0]);
+static const size_t noptdefs = sizeof(optdefs) / sizeof(optdefs[0]);
 
-/* Options that contradict each other: given together, a usage error before
- * anything runs. */
-static const char *const exclusive[][3] = {
-	{ "direct", "no-direct", "O_DIRECT or the page cache, not both" },
-	{ "reverse", "bidir", "--bidir already sends both ways" },
-};
+size_t opt_count(void)
+{
+	size_t n = noptdefs, g;
+
+	for (g = 0; g < registry_ngroups; g++)
+		n += registry_groups[g]->noptions;
+	return n;
+}
+
+const struct optdef *opt_row(size_t i)
+{
+	size_t g;
+
+	if (i < noptdefs)
+		return &optdefs[i];
+	i -= noptdefs;
+	for (g = 0; g < registry_ngroups; g++) {
+		if (i < registry_groups[g]->noptions)
+			return &registry_groups[g]->options[i];
+		i -= registry_groups[g]->noptions;
+	}
+	return NULL;
+}
+
+/* The group whose table holds d (NULL: options.c's), and d's row number.
+ * Rows are found by equality: < between different tables' rows would
+ * compare unrelated objects. */
+static const struct bench_group *owner(const struct optdef *d, size_t *index)
+{
+	size_t i, n = opt_count();
+
+	for (i = 0; i < n; i++)
+		if (opt_row(i) == d)
+			break;
+	*index = i < n ? i : 0;
+	if (i < noptdefs || i >= n)
+		return NULL;
+	i -= noptdefs;
+	for (n = 0; n < registry_ngroups && i >= registry_groups[n]->noptions; n++)
+		i -= registry_groups[n]->noptions;
+	return registry_groups[n];
+}
+
+size_t opt_index(const struct optdef *d)
+{
+	size_t i;
+
+	owner(d, &i);
+	return i;
+}
+
+int opt_given(const struct optset *set, const char *name)
+{
+	const struct optdef *d = opt_find(name);
+
+	return d && set->given[opt_index(d)];
+}
 
 int opt_secret(const char *name)
 {
@@ -173,25 +166,38 @@ int opt_secret(const char *name)
 
 int opt_check_exclusive(const struct optset *set, char *err, size_t errlen)
 {
-	size_t i;
+	size_t g, i;
 
-	for (i = 0; i < sizeof(exclusive) / sizeof(exclusive[0]); i++)
-		if (set->given[opt_find(exclusive[i][0]) - optdefs] &&
-		    set->given[opt_find(exclusive[i][1]) - optdefs]) {
-			snprintf(err, errlen, "--%s and --%s exclude each other (%s)", exclusive[i][0],
-				 exclusive[i][1], exclusive[i][2]);
-			return -1;
-		}
+	for (g = 0; g < registry_ngroups; g++) {
+		const char *const (*x)[3] = registry_groups[g]->exclusive;
+
+		for (i = 0; x && x[i][0]; i++)
+			if (opt_given(set, x[i][0]) && opt_given(set, x[i][1])) {
+				snprintf(err, errlen, "--%s and --%s exclude each other (%s)", x[i][0],
+					 x[i][1], x[i][2]);
+				return -1;
+			}
+	}
 	return 0;
 }
 
 const struct optdef *opt_find(const char *name)
 {
-	size_t i;
+	size_t i, n = opt_count();
 
-	for (i = 0; i < noptdefs; i++)
-		if (strcmp(optdefs[i].name, name) == 0)
-			return &optdefs[i];
+	for (i = 0; i < n; i++)
+		if (strcmp(opt_row(i)->name, name) == 0)
+			return opt_row(i);
+	return NULL;
+}
+
+const struct optdef *opt_find_letter(int letter)
+{
+	size_t i, n = opt_count();
+
+	for (i = 0; letter && i < n; i++)
+		if (opt_row(i)->letter == letter)
+			return opt_row(i);
 	return NULL;
 }
 
@@ -213,6 +219,10 @@ static void fmt_duration(char *out, size_t n, uint64_t ns)
 static void *field(const struct optdef *d, size_t off, struct harness_cfg *cfg,
 		   struct bench_opts *opt)
 {
+	size_t i;
+
+	if (d->target == IN_GROUP)
+		return (char *)bench_group_opts(opt, owner(d, &i)) + off;
 	return (d->target == IN_CFG ? (char *)cfg : (char *)opt) + off;
 }
 
@@ -374,10 +384,10 @@ int opt_defaults(const struct optset *set, int quick, struct harness_cfg *cfg,
 		 struct bench_opts *opt)
 {
 	char err[256];
-	size_t i;
+	size_t i, n = opt_count();
 
-	for (i = 0; i < noptdefs; i++) {
-		const struct optdef *d = &optdefs[i];
+	for (i = 0; i < n; i++) {
+		const struct optdef *d = opt_row(i);
 		const char *v = quick && d->quick ? d->quick : d->def;
 
 		if (set->given[i] || !v)
@@ -406,21 +416,22 @@ int opt_read_by(const struct optdef *d, const struct bench *b)
 
 int opt_check_readers(const struct optset *set, const unsigned char *sel, char *err, size_t errlen)
 {
-	size_t i, j;
+	size_t i, j, n = opt_count();
 
-	for (i = 0; i < noptdefs; i++) {
+	for (i = 0; i < n; i++) {
+		const struct optdef *d = opt_row(i);
 		int read = 0;
 
 		if (!set->given[i])
 			continue;
 		for (j = 0; j < registry_count && !read; j++)
-			read = sel[j] && opt_read_by(&optdefs[i], registry[j]);
+			read = sel[j] && opt_read_by(d, registry[j]);
 		if (!read) {
 			char who[300] = "";
 			size_t n = 0, len = 0;
 
 			for (j = 0; j < registry_count; j++) {
-				if (!opt_read_by(&optdefs[i], registry[j]))
+				if (!opt_read_by(d, registry[j]))
 					continue;
 				if (n++ < 6)
 					len += (size_t)snprintf(who + len, sizeof(who) - len, "%s%s",
@@ -430,10 +441,10 @@ int opt_check_readers(const struct optset *set, const unsigned char *sel, char *
 				snprintf(who + len, sizeof(who) - len, " and %zu more", n - 6);
 			if (n)
 				snprintf(err, errlen, "--%s is not read by any benchmark selected; it is "
-					 "read by %s", optdefs[i].name, who);
+					 "read by %s", d->name, who);
 			else
 				snprintf(err, errlen, "--%s is not read by any benchmark in this build",
-					 optdefs[i].name);
+					 d->name);
 			return -1;
 		}
 	}
@@ -445,10 +456,10 @@ int opt_check_resources(const struct optset *set, const unsigned char *sel,
 {
 	struct harness_cfg cfg;
 	struct bench_opts o = *opt;
-	size_t i, j;
+	size_t i, j, n = opt_count();
 
-	for (i = 0; i < noptdefs; i++) {
-		const struct optdef *d = &optdefs[i];
+	for (i = 0; i < n; i++) {
+		const struct optdef *d = opt_row(i);
 		uint64_t v, need, have;
 		char a[32], b[32], c[32];
 		int used = 0;
@@ -517,10 +528,10 @@ void opt_print_help(FILE *f, const struct bench *b)
 {
 	static const char *const meta[] = { "N", "SIZE", "DUR", "", "LIST", "LIST", "N|DUR", "TEXT",
 					     "RATE", "PCT", "PATH" };
-	size_t i;
+	size_t i, n = opt_count();
 
-	for (i = 0; i < noptdefs; i++) {
-		const struct optdef *d = &optdefs[i];
+	for (i = 0; i < n; i++) {
+		const struct optdef *d = opt_row(i);
 		char text[600], def[80] = "", read[200] = "";
 
 		if (b ? !opt_read_by(d, b) : !read_in_build(d))

@@ -4,7 +4,10 @@
  * BENCH`, the check that every option given is read by some selected
  * benchmark, and the free-space and memory checks made before measuring.
  * Adding an option: a field in struct bench_opts or struct harness_cfg and
- * one row in options.c. */
+ * one row in options.c; a group's own: a field in the group's options
+ * struct and one row in its table (struct bench_group's .options). The
+ * rows are read as one table: options.c's, then each group's in
+ * GROUP_LIST's order (opt_row). */
 #ifndef BAKEOFF_OPTIONS_H
 #define BAKEOFF_OPTIONS_H
 #include <stddef.h>
@@ -33,7 +36,20 @@ enum {
 	OPTF_FLEET_DROP = 1u << 2,	/* fleet's own (progress, quiet): not passed to the hosts */
 };
 
-enum opt_target { IN_CFG, IN_OPT };	/* struct harness_cfg or struct bench_opts */
+/* struct harness_cfg, struct bench_opts, or the options struct of the
+ * group whose table holds the row */
+enum opt_target { IN_CFG, IN_OPT, IN_GROUP };
+/* A group's rows: OPT_IN(struct disk_opts, size), and for a list with its
+ * count OPT_IN_LIST(struct disk_opts, bs, nbs). */
+#define OPT_IN(type, f) IN_GROUP, offsetof(type, f), 0
+#define OPT_IN_LIST(type, f, n) IN_GROUP, offsetof(type, f), offsetof(type, n)
+/* Units for the rows' ranges: bytes and nanoseconds. */
+#define OPT_KIB 1024.0
+#define OPT_MIB (1024.0 * OPT_KIB)
+#define OPT_GIB (1024.0 * OPT_MIB)
+#define OPT_TIB (1024.0 * OPT_GIB)
+#define OPT_MS 1e6
+#define OPT_S 1e9
 
 /* What a size option makes: checked against the free space of the scratch
  * directory's file system, or against available memory, before anything
@@ -58,13 +74,20 @@ struct optdef {
 	unsigned flags;		/* OPTF_* */
 };
 
-extern const struct optdef optdefs[];
-extern const size_t noptdefs;
+/* The whole table: rows 0 .. opt_count() - 1. */
+size_t opt_count(void);
+const struct optdef *opt_row(size_t i);
+size_t opt_index(const struct optdef *d);	/* d's row number */
+const struct optdef *opt_find(const char *name);
+const struct optdef *opt_find_letter(int letter);	/* -LETTER's row, or NULL */
 
 /* Values given on the command line, before defaults. */
+#define OPT_ROWS_MAX 128
 struct optset {
-	unsigned char given[128];	/* per optdefs[] row */
+	unsigned char given[OPT_ROWS_MAX];	/* per row */
 };
+/* Was --name given? */
+int opt_given(const struct optset *set, const char *name);
 
 /* Parse the value of option `d` into cfg/opt; 0, or -1 with a one-line
  * message naming the option and the accepted range in err. */
@@ -90,7 +113,6 @@ int opt_check_resources(const struct optset *set, const unsigned char *sel,
 			size_t errlen);
 /* The options table for `run --help` (all) or `help BENCH` (only b's). */
 void opt_print_help(FILE *f, const struct bench *b);
-const struct optdef *opt_find(const char *name);
 /* Bad usage or input: "bakeoff: MESSAGE" as one line on stderr; returns 2,
  * the exit status for it. */
 int opt_usage_error(const char *fmt, ...) BAKEOFF_PRINTF(1, 2);

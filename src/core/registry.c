@@ -40,6 +40,18 @@ const struct bench_group *registry_group(const char *name)
 	return NULL;
 }
 
+void *bench_group_opts(const struct bench_opts *opt, const struct bench_group *g)
+{
+	const unsigned char *at = opt->group_opts.bytes;
+	size_t i;
+
+	/* each group's struct after the one before, at max_align_t's alignment */
+	for (i = 0; i < registry_ngroups && registry_groups[i] != g; i++)
+		at += (registry_groups[i]->opt_size + sizeof(max_align_t) - 1) / sizeof(max_align_t) *
+		      sizeof(max_align_t);
+	return (void *)at;
+}
+
 unsigned registry_group_flags(const char *name)
 {
 	const struct bench_group *g = registry_group(name);

@@ -123,7 +123,7 @@ extern const size_t registry_count;
 
 /* The groups with a contract (struct bench_group), each defined in its own
  * code; a group not listed needs nothing from a run. */
-#define GROUP_LIST(X) X(mem) X(cpu) X(disk) X(net)	/* net last: its begin starts a server */
+#define GROUP_LIST(X) X(mem) X(cpu) X(proc) X(ipc) X(vm) X(time) X(disk) X(net)	/* net last: its begin starts a server */
 #define X(name) extern const struct bench_group group_##name;
 GROUP_LIST(X)
 #undef X

@@ -19,7 +19,6 @@
 #include "sysinfo.h"
 #include "units.h"
 
-#define usage_error opt_usage_error
 
 /* One line per benchmark on a terminal: while it runs, its number and the
  * estimated time left (eta_left); when it is done, the line is rewritten
@@ -55,16 +54,16 @@ static void progress(const struct run_plan *a, int tty, size_t k, size_t total,
 	fprintf(stderr, " (%.1f s)\n", br->wall_s);
 }
 
-/* The selected benchmarks measured together with selected benchmark i,
- * in registry order, into mem: i's family when two or more of it are
- * selected (see struct bench's family_run), else i alone. Returns how many. */
-static size_t family_of(const unsigned char *sel, size_t i, size_t *mem)
+/* The benchmarks of the run's list measured together with its i-th, into
+ * mem (places in the list): i's family when two or more of it are in the
+ * list (see struct bench's family_run), else i alone. Returns how many. */
+static size_t family_of(const struct bench *const *list, size_t nlist, size_t i, size_t *mem)
 {
-	const struct bench *b = registry[i];
+	const struct bench *b = list[i];
 	size_t j, n = 0;
 
-	for (j = 0; b->family_run && j < registry_count && n < 32; j++)
-		if (sel[j] && registry[j]->family_run == b->family_run)
+	for (j = 0; b->family_run && j < nlist && n < 32; j++)
+		if (list[j]->family_run == b->family_run)
 			mem[n++] = j;
 	if (n < 2) {
 		mem[0] = i;
@@ -83,10 +82,10 @@ static int family_trampoline(struct bench_ctx *ctx)
 	return family_lead->family_run(ctx, family_members);
 }
 
-static void run_family(struct harness *h, const struct bench_opts *opt, const size_t *mem, size_t nmem,
-		       struct bench_result *fam)
+static void run_family(struct harness *h, const struct bench_opts *opt, const struct bench *const *list,
+		       const size_t *mem, size_t nmem, struct bench_result *fam)
 {
-	const struct bench *b = registry[mem[0]];
+	const struct bench *b = list[mem[0]];
 	struct bench fb = { .id = b->family, .group = b->group, .title = b->family, .unit = b->unit,
 			    .better = b->better, .kind = b->kind, .run = family_trampoline };
 	size_t j, m, pos = 0;
@@ -96,7 +95,7 @@ static void run_family(struct harness *h, const struct bench_opts *opt, const si
 	/* bit: the member's place among all of its family's benchmarks */
 	for (j = 0, m = 0; j < registry_count; j++)
 		if (registry[j]->family_run == b->family_run) {
-			if (m < nmem && mem[m] == j) {
+			if (m < nmem && list[mem[m]] == registry[j]) {
 				family_members |= 1u << pos;
 				m++;
 			}
@@ -122,16 +121,16 @@ static int save_now(struct result *r, const char *path, char *err, size_t errlen
 	return rc;
 }
 
-/* The contracts of the groups with a selected benchmark, in GROUP_LIST's
- * order: how many, into out. */
+/* The contracts of the groups with a benchmark in the list, in
+ * GROUP_LIST's order: how many, into out. */
 #define MAX_GROUPS 16
-static size_t selected_groups(const unsigned char *sel, const struct bench_group **out)
+static size_t selected_groups(const struct bench *const *list, size_t nlist, const struct bench_group **out)
 {
 	size_t g, i, n = 0;
 
 	for (g = 0; g < registry_ngroups && n < MAX_GROUPS; g++)
-		for (i = 0; i < registry_count; i++)
-			if (sel[i] && strcmp(registry[i]->group, registry_groups[g]->name) == 0) {
+		for (i = 0; i < nlist; i++)
+			if (strcmp(list[i]->group, registry_groups[g]->name) == 0) {
 				out[n++] = registry_groups[g];
 				break;
 			}
@@ -169,6 +168,9 @@ static void hide_secrets(struct result *r)
 /* A run as it goes. */
 struct run_state {
 	struct run_plan *p;
+	const struct bench **list;	/* what runs, in order */
+	size_t n;
+	unsigned char *sel;		/* the list's registry entries */
 	struct result r;
 	struct harness h;
 	char path[4096], prefix[300];
@@ -193,31 +195,42 @@ static int run_setup(struct run_state *st)
 	int memory = 0, rc;
 	time_t start;
 
-	for (i = 0; i < registry_count; i++) {
-		st->total += p->sel[i];
+	st->list = calloc(registry_count + p->nbenches + 1, sizeof(*st->list));
+	st->sel = calloc(registry_count + 1, 1);
+	if (!st->list || !st->sel)
+		return opt_usage_error("out of memory");
+	for (i = 0; i < registry_count; i++)
+		if (p->sel && p->sel[i])
+			st->list[st->n++] = registry[i];
+	for (i = 0; i < p->nbenches; i++)
+		st->list[st->n++] = p->benches[i];
+	for (i = 0; i < st->n; i++) {
 		/* --mem-size sizes its group's buffers, held against the LLC */
-		if (p->sel[i] && (registry_group_flags(registry[i]->group) & GROUP_SIZED_BY_MEM_SIZE) &&
-		    (p->opt.quick || !registry[i]->own_size))
+		if ((registry_group_flags(st->list[i]->group) & GROUP_SIZED_BY_MEM_SIZE) &&
+		    (p->opt.quick || !st->list[i]->own_size))
 			memory = 1;
+		for (g = 0; g < registry_count; g++)
+			st->sel[g] |= registry[g] == st->list[i];
 	}
-	st->ngroups = selected_groups(p->sel, st->groups);
+	st->total = st->n;
+	st->ngroups = selected_groups(st->list, st->n, st->groups);
 	/* before anything is created: each group's checks, and what must
 	 * answer first (a peer, the run's own server) */
 	for (g = 0; g < st->ngroups; g++)
 		if (st->groups[g]->begin && st->groups[g]->begin(&p->opt, err, sizeof(err)) < 0)
-			return usage_error("%s", err);
+			return opt_usage_error("%s", err);
 	sysinfo_read(&r->host);
 	/* Where the result goes is settled (and claimed) before anything is
 	 * measured: a name that cannot be written is a usage error. The file's
 	 * name and run.start are the same second. */
 	start = time(NULL);
 	st->to_stdout = p->output && strcmp(p->output, "-") == 0;
-	if (!st->to_stdout && result_claim_output(p->output, r->host.hostname, NULL, start, st->path,
+	if (!st->to_stdout && result_claim_output(p->output, r->host.hostname, p->suffix, start, st->path,
 						  sizeof(st->path), err, sizeof(err)) < 0)
-		return usage_error("%s", err);
+		return opt_usage_error("%s", err);
 	scratch_reap_stale(p->dir);	/* left by runs that were killed */
 	if (!scratch_create(p->dir)) {
-		rc = usage_error("cannot create a scratch directory under %s: %s", parent, strerror(errno));
+		rc = opt_usage_error("cannot create a scratch directory under %s: %s", parent, strerror(errno));
 		result_unclaim(st->to_stdout ? NULL : st->path);
 		return rc;
 	}
@@ -226,11 +239,17 @@ static int run_setup(struct run_state *st)
 	/* each group's own places (disk: a directory under each --dir) */
 	for (g = 0; g < st->ngroups; g++)
 		if (st->groups[g]->prepare &&
-		    st->groups[g]->prepare(&p->opt, p->dirlist, p->sel, err, sizeof(err)) < 0) {
+		    st->groups[g]->prepare(&p->opt, p->dirlist, st->sel, err, sizeof(err)) < 0) {
 			scratch_remove();
 			result_unclaim(st->to_stdout ? NULL : st->path);
-			return usage_error("%s", err);
+			return opt_usage_error("%s", err);
 		}
+	/* the verb's own (time: the command's log beside the result) */
+	if (p->ready && p->ready(p, st->to_stdout ? NULL : st->path, err, sizeof(err)) < 0) {
+		scratch_remove();
+		result_unclaim(st->to_stdout ? NULL : st->path);
+		return opt_usage_error("%s", err);
+	}
 	scratch_signals();
 	if (!p->quiet && st->tty)
 		fprintf(stderr, "bakeoff: measuring the clock and loop overhead...\n");
@@ -252,7 +271,7 @@ static int run_setup(struct run_state *st)
 	if (!r->argv || r->argc != p->argc + 1 || !r->profile || !r->start_utc) {
 		scratch_remove();
 		result_unclaim(st->to_stdout ? NULL : st->path);
-		return usage_error("out of memory");
+		return opt_usage_error("out of memory");
 	}
 	r->parallel = p->opt.parallel;
 	r->clock = st->h.clk;
@@ -264,7 +283,7 @@ static int run_setup(struct run_state *st)
 	if (!st->to_stdout && save_now(r, st->path, err, sizeof(err)) < 0) {
 		scratch_remove();
 		result_unclaim(st->path);
-		return usage_error("cannot write the result: %s", err);
+		return opt_usage_error("cannot write the result: %s", err);
 	}
 	return 0;
 }
@@ -276,7 +295,7 @@ static void run_one(struct run_state *st, int run, const size_t *mem, size_t nme
 {
 	struct run_plan *p = st->p;
 	struct result *r = &st->r;
-	const struct bench *b = registry[mem[0]];
+	const struct bench *b = st->list[mem[0]];
 	struct bench_result fam = { 0 };
 	struct guard_mark mark;
 	char err[600];
@@ -287,11 +306,12 @@ static void run_one(struct run_state *st, int run, const size_t *mem, size_t nme
 		 nmem > 1 ? b->family : b->id);
 	guard_mark(&mark);
 	if (nmem > 1)
-		run_family(&st->h, &p->opt, mem, nmem, &fam);
+		run_family(&st->h, &p->opt, st->list, mem, nmem, &fam);
 	for (m = 0; m < nmem; m++) {
-		const struct bench *bm = registry[mem[m]];
+		const struct bench *bm = st->list[mem[m]];
 		struct bench_result *br, one = { 0 }, *shown;
-		unsigned gf = registry_group_flags(bm->group);
+		const struct bench_group *grp = registry_group(bm->group);
+		unsigned gf = grp ? grp->flags : 0;
 
 		br = run == 1 ? result_add_bench(r, bm->id, bm->group, bm->title)
 			      : (struct bench_result *)result_bench(r, bm->id);
@@ -314,7 +334,7 @@ static void run_one(struct run_state *st, int run, const size_t *mem, size_t nme
 			result_set_status(br, ST_FAILED, "out of memory merging runs");
 		/* not where the kernel works for the benchmark (disk's writeback)
 		 * nor against the run's own server (a process of this run) */
-		if (!(gf & GROUP_NO_DURING_GUARD) && !(p->opt.net_embedded && (gf & GROUP_EMBEDDED_PEER))) {
+		if (!(gf & GROUP_NO_DURING_GUARD) && !(grp && grp->own_helper && grp->own_helper(&p->opt))) {
 			size_t from = r->guard.nfindings;
 
 			guard_during(&r->guard, &mark, shown, r->host.threads, (gf & GROUP_STEADY_WORK) != 0);
@@ -346,17 +366,14 @@ static void run_loop(struct run_state *st)
 
 	st->t0 = clock_ns();
 	st->total *= (size_t)st->r.runs;
-	st->eta.est = calloc(registry_count, sizeof(double));
-	st->eta.cls = calloc(registry_count, 1);
-	for (i = 0; st->eta.est && st->eta.cls && i < registry_count; i++)
-		if (p->sel[i])
-			eta_add(&st->eta, i, harness_estimate(registry[i], &p->opt, &p->cfg),
-				harness_estimate_class(registry[i]), st->r.runs);
+	st->eta.est = calloc(st->n + 1, sizeof(double));
+	st->eta.cls = calloc(st->n + 1, 1);
+	for (i = 0; st->eta.est && st->eta.cls && i < st->n; i++)
+		eta_add(&st->eta, i, harness_estimate(st->list[i], &p->opt, &p->cfg),
+			harness_estimate_class(st->list[i]), st->r.runs);
 	for (run = 1; run <= st->r.runs && !scratch_interrupted() && !st->oom; run++)
-		for (i = 0; i < registry_count && !scratch_interrupted() && !st->oom; i++) {
-			if (!p->sel[i])
-				continue;
-			nmem = family_of(p->sel, i, mem);
+		for (i = 0; i < st->n && !scratch_interrupted() && !st->oom; i++) {
+			nmem = family_of(st->list, st->n, i, mem);
 			if (mem[0] == i)	/* else measured with its family */
 				run_one(st, run, mem, nmem, &k);
 		}
@@ -381,7 +398,7 @@ static int run_finish(struct run_state *st)
 	result_to_json(r, &json);
 	if (!st->to_stdout && st->p->render) {
 		if (result_from_json(json.p, json.len, &back, &off, err, sizeof(err)) == 0) {
-			st->p->render(&back, stdout, st->p->render_ctx);
+			st->p->render(&back, stdout, st->p->ctx);
 			result_free(&back);
 		} else {
 			fprintf(stderr, "bakeoff: internal error: result does not read back: byte %zu: %s\n",
@@ -389,7 +406,10 @@ static int run_finish(struct run_state *st)
 			st->failed = 1;
 		}
 	}
-	st->failed |= result_deliver(r, &json, st->to_stdout ? NULL : st->path, NULL, NULL) < 0;
+	st->failed |= result_deliver(r, &json, st->to_stdout ? NULL : st->path, st->p->suffix,
+				     st->p->note) < 0;
+	if (st->p->done)
+		st->p->done(r, st->p->ctx);
 	rc = r->interrupted ? 130 : st->failed ? 1 : 0;
 	buf_free(&json);
 	return rc;
@@ -408,5 +428,7 @@ int run_execute(struct run_plan *p)
 		rc = run_finish(&st);
 	}
 	result_free(&st.r);
+	free(st.list);
+	free(st.sel);
 	return rc;
 }

@@ -95,13 +95,15 @@ fail:
 
 int net_client_open(struct bench_ctx *ctx, struct net_client *c)
 {
+	const struct net_opts *no = net_opts(ctx->opt);
+
 	signal(SIGPIPE, SIG_IGN);
 	net_should_stop = net_client_should_stop;
-	if (!ctx->opt->peer) {
+	if (!no->peer) {
 		snprintf(ctx->reason, sizeof(ctx->reason), "no server (run with --peer HOST)");
 		return -1;
 	}
-	return hello(ctx->opt->peer, ctx->opt->token, c, ctx->reason, sizeof(ctx->reason));
+	return hello(no->peer, no->token, c, ctx->reason, sizeof(ctx->reason));
 }
 
 void net_client_params(struct bench_ctx *ctx, const struct net_client *c)
@@ -109,7 +111,7 @@ void net_client_params(struct bench_ctx *ctx, const struct net_client *c)
 	char a[80];
 
 	net_addr_str((const struct sockaddr *)&c->addr, a, sizeof(a));
-	result_param_str(ctx->res, "peer", ctx->opt->net_embedded ? "embedded" : c->name);
+	result_param_str(ctx->res, "peer", net_opts(ctx->opt)->embedded ? "embedded" : c->name);
 	result_param_str(ctx->res, "peer_address", a);
 	result_param_num(ctx->res, "protocol_version", PROTO_VERSION);
 }
@@ -283,24 +285,25 @@ static void stop_embedded(void)
 
 int net_run_begin(struct bench_opts *opt, char *err, size_t en)
 {
+	struct net_opts *no = net_opts(opt);
 	static char peer[64], token[PROTO_COOKIE_LEN + 1];
 	struct net_client c;
 	int ready[2], life[2], port = 0;
 
-	if (opt->token && !proto_word_ok(opt->token)) {
+	if (no->token && !proto_word_ok(no->token)) {
 		snprintf(err, en, "invalid value for --token: expected 1 to %d of A-Z a-z 0-9 . _ -",
 			 PROTO_MAX_VALUE);
 		return -1;
 	}
-	if (opt->peer) {
-		if (hello(opt->peer, opt->token, &c, err, en) < 0)
+	if (no->peer) {
+		if (hello(no->peer, no->token, &c, err, en) < 0)
 			return -1;
 		net_client_close(&c);
 		return 0;
 	}
-	if (!opt->token) {
+	if (!no->token) {
 		net_cookie(token);
-		opt->token = token;
+		no->token = token;
 	}
 	if (pipe(ready) < 0 || pipe(life) < 0) {
 		snprintf(err, en, "cannot start the loopback server: pipe: %s", strerror(errno));
@@ -310,7 +313,7 @@ int net_run_begin(struct bench_opts *opt, char *err, size_t en)
 	fflush(NULL);
 	embedded = harness_fork();
 	if (embedded == 0) {
-		struct serve_cfg cfg = { "127.0.0.1:0", opt->token, 16, 0, NULL, ready[1], life[0] };
+		struct serve_cfg cfg = { "127.0.0.1:0", no->token, 16, 0, NULL, ready[1], life[0] };
 		char e[160];
 
 		close(ready[0]);
@@ -329,7 +332,12 @@ int net_run_begin(struct bench_opts *opt, char *err, size_t en)
 	close(ready[0]);
 	atexit(stop_embedded);
 	snprintf(peer, sizeof(peer), "127.0.0.1:%d", port);
-	opt->peer = peer;
-	opt->net_embedded = 1;
+	no->peer = peer;
+	no->embedded = 1;
 	return 0;
+}
+
+int net_own_server(const struct bench_opts *opt)
+{
+	return net_opts(opt)->embedded;
 }

@@ -5,6 +5,26 @@
 #include <stdio.h>
 #include "bench.h"
 #include "proto.h"
+#include "registry.h"
+
+/* The net group's own options (its rows in src/bench/net-group.c), and
+ * the peer a run talks to. */
+struct net_opts {
+	const char *peer;		/* --peer HOST[:PORT] (set to the run's own server without it) */
+	const char *token;		/* --token: presented to the server */
+	int embedded;			/* the peer is the run's own loopback server */
+	int reverse, bidir;		/* --reverse, --bidir */
+	uint64_t buf_len;		/* --buf-len: ttcp's -l */
+	int nbuf;			/* --nbuf: ttcp's -n */
+	uint64_t msg_sizes[BENCH_MAX_LIST];	/* --msg-sizes: net.tcp.bw's sweep */
+	int nmsg_sizes;
+	uint64_t rate;			/* --rate: UDP target, bits/s */
+	uint64_t udp_len;		/* --udp-len: datagram size */
+};
+static inline struct net_opts *net_opts(const struct bench_opts *opt)
+{
+	return bench_group_opts(opt, &group_net);
+}
 
 struct serve_cfg {
 	const char *listen;	/* "127.0.0.1:5511", "[::1]:5511" (numeric) */
@@ -28,6 +48,8 @@ int net_serve(const struct serve_cfg *cfg, char *err, size_t en);
  * on 127.0.0.1 (stopped when the process exits) and point opt at it.
  * 0, or -1 with a message for the user in err. */
 int net_run_begin(struct bench_opts *opt, char *err, size_t en);
+/* Is the peer the run's own server (a process of the run)? */
+int net_own_server(const struct bench_opts *opt);
 
 struct net_client {
 	int ctl;
@@ -39,7 +61,7 @@ struct net_client {
 	int active;			/* a test is going on */
 };
 
-/* Connect and say HELLO (ctx->opt->peer, ->token): 0, or -1 with ctx->reason. */
+/* Connect and say HELLO (--peer, --token): 0, or -1 with ctx->reason. */
 int net_client_open(struct bench_ctx *ctx, struct net_client *c);
 /* Send TEST, wait for READY: 0, or -1 with ctx->reason. */
 int net_client_test(struct bench_ctx *ctx, struct net_client *c, const struct proto_msg *test);

@@ -244,154 +244,195 @@ static void curve_notes(const struct result *const *rs, size_t n, const char *be
 	}
 }
 
+/* One curve being drawn: its files, its sizes (xs, ascending, labelled)
+ * and the range of its figures. */
+struct curve {
+	const struct result *const *rs;
+	size_t n;
+	const char *bench, *series;
+	double xs[MAXPTS], max, min;
+	size_t nx;
+	char lab[MAXPTS][16];
+	int lw;			/* the widest label */
+	int gw;			/* a size's group of bars: one column per file, one gap */
+	int logy;
+};
+
+/* File k's figure of the curve at size x (NULL: none). */
+static const struct metric *curve_point(const struct curve *c, size_t k, double x)
+{
+	const struct bench_result *b = result_bench(c->rs[k], c->bench);
+	const struct metric *found = NULL;
+	char s[300];
+	double v;
+	size_t j;
+
+	for (j = 0; b && b->status == ST_OK && j < b->nmetrics; j++)
+		if (report_curve_point(b->metrics[j].name, s, sizeof(s), &v) && !strcmp(s, c->series) &&
+		    v == x)
+			found = &b->metrics[j];
+	return found;
+}
+
+/* The sizes and the range of the curve's figures in every file; its first
+ * figure (NULL: none). */
+static const struct metric *curve_scan(struct curve *c)
+{
+	const struct metric *m0 = NULL;
+	char s[300];
+	double v;
+	size_t k, j, i;
+
+	for (k = 0; k < c->n; k++) {
+		const struct bench_result *b = result_bench(c->rs[k], c->bench);
+
+		for (j = 0; b && b->status == ST_OK && j < b->nmetrics; j++) {
+			const struct metric *m = &b->metrics[j];
+
+			if (!report_curve_point(m->name, s, sizeof(s), &v) || strcmp(s, c->series))
+				continue;
+			if (!m0)
+				m0 = m;
+			if (isfinite(m->st.median) && m->st.median > 0) {
+				if (m->st.median > c->max)
+					c->max = m->st.median;
+				if (c->min == 0 || m->st.median < c->min)
+					c->min = m->st.median;
+			}
+			for (i = 0; i < c->nx && c->xs[i] != v; i++)
+				;
+			if (i == c->nx && c->nx < MAXPTS)
+				c->xs[c->nx++] = v;
+		}
+	}
+	return m0;
+}
+
+/* Too wide for upright bars: a horizontal group per size. */
+static void curve_across(const struct curve *c, FILE *f)
+{
+	size_t i, k;
+	int len, col, barw = WIDTH - 8 - 2 - 14;
+	char num[32];
+
+	for (i = 0; i < c->nx; i++)
+		for (k = 0; k < c->n; k++) {
+			const struct metric *m = curve_point(c, k, c->xs[i]);
+
+			fprintf(f, "%6s %s|", k == 0 ? c->lab[i] : "", report_symbol(k));
+			if (!m) {
+				fputs(" -\n", f);
+				continue;
+			}
+			len = (int)lround(m->st.median / c->max * barw);
+			for (col = 0; col < len; col++)
+				fputs(report_symbol(k), f);
+			fmt_num(num, sizeof(num), m->st.median);
+			fprintf(f, " %s\n", num);
+		}
+}
+
+/* Upright bars grouped by size, the scale on the left, the sizes below. */
+static void curve_upright(const struct curve *c, FILE *f)
+{
+	int h[MAXPTS][16] = { { 0 } };	/* rows of file k's bar at size i */
+	size_t i, k;
+	int row;
+	char num[32];
+
+	for (i = 0; i < c->nx; i++)
+		for (k = 0; k < c->n && k < 16; k++) {
+			const struct metric *m = curve_point(c, k, c->xs[i]);
+			double y = m ? m->st.median : 0;
+
+			if (!(y > 0))
+				continue;
+			if (c->logy)
+				h[i][k] = 1 + (int)lround(log(y / c->min) / log(c->max / c->min) * (HEIGHT - 1));
+			else
+				h[i][k] = (int)lround(y / c->max * HEIGHT);
+			if (h[i][k] < 1)
+				h[i][k] = 1;
+		}
+	for (row = HEIGHT; row >= 1; row--) {
+		double top = c->logy ? c->min * exp(log(c->max / c->min) * (row - 1) / (HEIGHT - 1))
+				     : c->max * row / HEIGHT;
+
+		if (row % 2 == 0 || row == 1) {
+			fmt_num(num, sizeof(num), top);
+			fprintf(f, "%7s |", num);
+		} else {
+			fprintf(f, "%7s |", "");
+		}
+		for (i = 0; i < c->nx; i++) {
+			for (k = 0; k < c->n && k < 16; k++)
+				fputs(h[i][k] >= row ? report_symbol(k) : " ", f);
+			if (i + 1 < c->nx)
+				fputc(' ', f);
+		}
+		fputc('\n', f);
+	}
+	fprintf(f, "%7s +", "");
+	for (i = 0; i + 1 < c->nx * (size_t)c->gw; i++)
+		fputc('-', f);
+	fputc('\n', f);
+	/* size labels: across when they fit the group, else stacked digit
+	 * over digit as in the 2003 chart */
+	for (row = 0; row < (c->lw <= c->gw - 1 ? 1 : c->lw); row++) {
+		fprintf(f, "%7s  ", "");
+		for (i = 0; i < c->nx; i++) {
+			if (c->lw <= c->gw - 1)
+				fprintf(f, "%-*s", c->gw, c->lab[i]);
+			else
+				fprintf(f, "%c%*s", row < (int)strlen(c->lab[i]) ? c->lab[i][row] : ' ',
+					c->gw - 1, "");
+		}
+		fputc('\n', f);
+	}
+	fprintf(f, "%7s  size", "");
+	legend_items(f, c->rs, c->n, 16, 13, 9, "; ", ", ", 12, 0);
+	fputs("\n", f);
+}
+
 /* A curve: vertical bars grouped by size, or horizontal groups when the
  * vertical chart would not fit. Returns 1 when drawn. */
 static int curve(const struct result *const *rs, size_t n, const char *bench, const char *series,
 		 FILE *f)
 {
-	double xs[MAXPTS], max = 0, min = 0, v;
-	size_t nx = 0, k, j, i;
-	const struct metric *m0 = NULL;
-	int logy, gw = (int)n + 1, row, lw = 0;
-	char lab[MAXPTS][16], s[300];
+	static struct curve c;
+	const struct metric *m0;
+	size_t i;
+	char s[300];
+	double v;
 
-	for (k = 0; k < n; k++) {
-		const struct bench_result *b = result_bench(rs[k], bench);
-
-		if (!b || b->status != ST_OK)
-			continue;
-		for (j = 0; j < b->nmetrics; j++) {
-			const struct metric *m = &b->metrics[j];
-
-			if (!report_curve_point(m->name, s, sizeof(s), &v) || strcmp(s, series))
-				continue;
-			if (!m0)
-				m0 = m;
-			if (isfinite(m->st.median) && m->st.median > 0) {
-				if (m->st.median > max)
-					max = m->st.median;
-				if (min == 0 || m->st.median < min)
-					min = m->st.median;
-			}
-			for (i = 0; i < nx && xs[i] != v; i++)
-				;
-			if (i == nx && nx < MAXPTS)
-				xs[nx++] = v;
-		}
-	}
-	if (!m0 || nx < 2 || max <= 0)
+	memset(&c, 0, sizeof(c));
+	c.rs = rs;
+	c.n = n;
+	c.bench = bench;
+	c.series = series;
+	c.gw = (int)n + 1;
+	m0 = curve_scan(&c);
+	if (!m0 || c.nx < 2 || c.max <= 0)
 		return 0;
-	qsort(xs, nx, sizeof(xs[0]), cmp_dbl);
-	for (i = 0; i < nx; i++) {
-		size_label(lab[i], sizeof(lab[i]), xs[i]);
-		if ((int)strlen(lab[i]) > lw)
-			lw = (int)strlen(lab[i]);
+	qsort(c.xs, c.nx, sizeof(c.xs[0]), cmp_dbl);
+	for (i = 0; i < c.nx; i++) {
+		size_label(c.lab[i], sizeof(c.lab[i]), c.xs[i]);
+		if ((int)strlen(c.lab[i]) > c.lw)
+			c.lw = (int)strlen(c.lab[i]);
 	}
-	logy = max / min > 50;
+	c.logy = c.max / c.min > 50;
 	put_cut(f, bench, 40, 0);
 	fputc(':', f);
 	put_cut(f, series, 30, 0);
 	fputs(report_curve_point(m0->name, s, sizeof(s), &v) == 2 ? " by count (" : " by size (", f);
 	put_cut(f, m0->unit, 10, 0);
-	fprintf(f, "%s, %s is better)\n", logy ? ", log scale" : "",
+	fprintf(f, "%s, %s is better)\n", c.logy ? ", log scale" : "",
 		m0->better == BETTER_HIGHER ? "higher" : "lower");
-	if (9 + (int)nx * gw > WIDTH || n > 16) {	/* too wide: a horizontal group per size */
-		for (i = 0; i < nx; i++) {
-			for (k = 0; k < n; k++) {
-				const struct metric *m;
-				char num[32];
-				int len, c, barw = WIDTH - 8 - 2 - 14;
-
-				fprintf(f, "%6s %s|", k == 0 ? lab[i] : "", report_symbol(k));
-				m = NULL;
-				{
-					const struct bench_result *b = result_bench(rs[k], bench);
-
-					for (j = 0; b && b->status == ST_OK && j < b->nmetrics; j++)
-						if (report_curve_point(b->metrics[j].name, s, sizeof(s), &v) &&
-						    !strcmp(s, series) && v == xs[i])
-							m = &b->metrics[j];
-				}
-				if (!m) {
-					fputs(" -\n", f);
-					continue;
-				}
-				len = (int)lround(m->st.median / max * barw);
-				for (c = 0; c < len; c++)
-					fputs(report_symbol(k), f);
-				fmt_num(num, sizeof(num), m->st.median);
-				fprintf(f, " %s\n", num);
-			}
-		}
-		curve_notes(rs, n, bench, series, xs, nx, f);
-		fputc('\n', f);
-		return 1;
-	}
-	{
-		/* heights[i][k]: rows of file k's bar at size i */
-		int h[MAXPTS][16] = { { 0 } };
-
-		for (i = 0; i < nx; i++)
-			for (k = 0; k < n && k < 16; k++) {
-				const struct bench_result *b = result_bench(rs[k], bench);
-
-				for (j = 0; b && b->status == ST_OK && j < b->nmetrics; j++) {
-					const struct metric *m = &b->metrics[j];
-					double y = m->st.median;
-
-					if (!report_curve_point(m->name, s, sizeof(s), &v) ||
-					    strcmp(s, series) || v != xs[i] || !(y > 0))
-						continue;
-					if (logy)
-						h[i][k] = 1 + (int)lround(log(y / min) / log(max / min) *
-									  (HEIGHT - 1));
-					else
-						h[i][k] = (int)lround(y / max * HEIGHT);
-					if (h[i][k] < 1)
-						h[i][k] = 1;
-				}
-			}
-		for (row = HEIGHT; row >= 1; row--) {
-			char num[32];
-			double top = logy ? min * exp(log(max / min) * (row - 1) / (HEIGHT - 1))
-					  : max * row / HEIGHT;
-
-			if (row % 2 == 0 || row == 1) {
-				fmt_num(num, sizeof(num), top);
-				fprintf(f, "%7s |", num);
-			} else {
-				fprintf(f, "%7s |", "");
-			}
-			for (i = 0; i < nx; i++) {
-				for (k = 0; k < n && k < 16; k++)
-					fputs(h[i][k] >= row ? report_symbol(k) : " ", f);
-				if (i + 1 < nx)
-					fputc(' ', f);
-			}
-			fputc('\n', f);
-		}
-		fprintf(f, "%7s +", "");
-		for (i = 0; i + 1 < (size_t)nx * (size_t)gw; i++)
-			fputc('-', f);
-		fputc('\n', f);
-		/* size labels: across when they fit the group, else stacked
-		 * digit over digit as in the 2003 chart */
-		for (row = 0; row < (lw <= gw - 1 ? 1 : lw); row++) {
-			fprintf(f, "%7s  ", "");
-			for (i = 0; i < nx; i++) {
-				if (lw <= gw - 1)
-					fprintf(f, "%-*s", gw, lab[i]);
-				else
-					fprintf(f, "%c%*s", row < (int)strlen(lab[i]) ? lab[i][row] : ' ',
-						gw - 1, "");
-			}
-			fputc('\n', f);
-		}
-		fprintf(f, "%7s  size", "");
-		legend_items(f, rs, n, 16, 13, 9, "; ", ", ", 12, 0);
-		fputs("\n", f);
-	}
-	curve_notes(rs, n, bench, series, xs, nx, f);
+	if (9 + (int)c.nx * c.gw > WIDTH || n > 16)
+		curve_across(&c, f);
+	else
+		curve_upright(&c, f);
+	curve_notes(rs, n, bench, series, c.xs, c.nx, f);
 	fputc('\n', f);
 	return 1;
 }

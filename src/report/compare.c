@@ -26,10 +26,12 @@
  * this project's machines (docs/compare.md). */
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "compare.h"
+#include "registry.h"
 #include "guard.h"
 #include "report.h"
 #include "options.h"
@@ -239,44 +241,49 @@ int compare_bimodal(const double *x, size_t n, size_t min_count, double *lo, dou
 	return found;
 }
 
-/* The noise floors, by kind of metric: the first prefix of the id that
- * matches; a figure derived from others (no samples of its own, so no
- * interval) has its own floor. docs/compare.md gives the measurements
- * behind each number. */
+/* The noise floors, by kind of metric (enum noise_class: a benchmark's
+ * .noise, else its group's); a figure derived from others (no samples of
+ * its own, so no interval) has its own floor. docs/compare.md gives the
+ * measurements behind each number. */
 static const struct kind {
-	const char *prefix;
 	const char *name;
 	double floor, floor_derived;
-} kinds[] = {
-	{ "cpu.", "cpu", 1.10, 0.70 },
-	{ "mem.bw.", "memory bandwidth", 1.30, 1.30 },
-	{ "mem.stream.", "memory bandwidth", 1.30, 1.30 },
-	{ "mem.", "memory latency", 0.30, 1.00 },
-	{ "proc.syscall.", "system call", 0.40, 0.40 },
-	{ "proc.signal.", "system call", 0.40, 0.40 },
-	{ "proc.", "process and scheduler", 2.00, 2.00 },
-	{ "ipc.", "process and scheduler", 2.00, 2.00 },
-	{ "vm.", "page cache and faults", 0.50, 0.50 },
-	{ "disk.", "disk", 0.50, 0.50 },
-	{ "net.", "network", 0.50, 0.50 },
-	{ "time", "command time", 0.30, 0.30 },
-	{ "", "other", 0.50, 0.50 },
+} kinds[NOISE_CLASSES] = {
+	[NOISE_OTHER] = { "other", 0.50, 0.50 },
+	[NOISE_CPU] = { "cpu", 1.10, 0.70 },
+	[NOISE_MEM_BW] = { "memory bandwidth", 1.30, 1.30 },
+	[NOISE_MEM_LAT] = { "memory latency", 0.30, 1.00 },
+	[NOISE_SYSCALL] = { "system call", 0.40, 0.40 },
+	[NOISE_SCHED] = { "process and scheduler", 2.00, 2.00 },
+	[NOISE_VM] = { "page cache and faults", 0.50, 0.50 },
+	[NOISE_DISK] = { "disk", 0.50, 0.50 },
+	[NOISE_NET] = { "network", 0.50, 0.50 },
+	[NOISE_TIME] = { "command time", 0.30, 0.30 },
 };
+
+/* A figure's class: its benchmark's in this build; for an id this build
+ * does not have (a file from another version), its group's (the id's
+ * first component). */
+static enum noise_class noise_class(const char *bench_id)
+{
+	const struct bench *b = registry_find(bench_id);
+	const struct bench_group *g;
+	char group[64];
+
+	if (b && b->noise != NOISE_OTHER)
+		return b->noise;
+	snprintf(group, sizeof(group), "%.*s", (int)strcspn(bench_id, "."), bench_id);
+	g = registry_group(b ? b->group : group);
+	return g && g->noise < NOISE_CLASSES ? g->noise : NOISE_OTHER;
+}
 
 double compare_noise_floor(const char *bench_id, int derived, const char **kind)
 {
-	size_t i;
+	const struct kind *k = &kinds[noise_class(bench_id)];
 
-	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		if (strncmp(bench_id, kinds[i].prefix, strlen(kinds[i].prefix)) == 0) {
-			if (kind)
-				*kind = kinds[i].name;
-			return derived ? kinds[i].floor_derived : kinds[i].floor;
-		}
-	}
 	if (kind)
-		*kind = "other";
-	return 0.50;
+		*kind = k->name;
+	return derived ? k->floor_derived : k->floor;
 }
 
 /* Parameters that set up a measurement (compared between files), as
@@ -563,18 +570,23 @@ static void check_pair(const struct cmp_file *f0, const struct cmp_file *fk,
 	const char *A = f0->label, *B = fk->label;
 	size_t i, j;
 
-	if (strcmp(a->host.version, b->host.version))
-		add_line(warn, "bakeoff version differs: %s %s, %s %s", A, a->host.version, B,
-			 b->host.version);
-	if (strcmp(a->host.kernel, b->host.kernel))
-		add_line(warn, "kernel differs: %s \"%s\", %s \"%s\"", A, a->host.kernel, B,
-			 b->host.kernel);
-	if (strcmp(a->host.compiler, b->host.compiler))
-		add_line(warn, "compiler differs: %s \"%s\", %s \"%s\"", A, a->host.compiler, B,
-			 b->host.compiler);
-	if (strcmp(a->host.cflags, b->host.cflags))
-		add_line(warn, "build flags differ: %s \"%s\", %s \"%s\"", A, a->host.cflags, B,
-			 b->host.cflags);
+	static const struct {
+		size_t off;
+		const char *what, *quote;
+	} texts[] = {
+		{ offsetof(struct sysinfo, version), "bakeoff version differs", "" },
+		{ offsetof(struct sysinfo, kernel), "kernel differs", "\"" },
+		{ offsetof(struct sysinfo, compiler), "compiler differs", "\"" },
+		{ offsetof(struct sysinfo, cflags), "build flags differ", "\"" },
+	};
+
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		const char *x = (const char *)&a->host + texts[i].off, *y = (const char *)&b->host + texts[i].off;
+		const char *q = texts[i].quote;
+
+		if (strcmp(x, y))
+			add_line(warn, "%s: %s %s%s%s, %s %s%s%s", texts[i].what, A, q, x, q, B, q, y, q);
+	}
 	if (strcmp(a->profile ? a->profile : "", b->profile ? b->profile : ""))
 		add_line(warn, "profile differs: %s %s, %s %s (sample length and default sizes differ)",
 			 A, a->profile ? a->profile : "?", B, b->profile ? b->profile : "?");

@@ -1,8 +1,9 @@
-/* formats.c — the table of `report`'s output formats: name, the benchmark a
- * format needs in every file (ttcp shows net.tcp.bw only, ...), whether it
- * takes one file only, one line of help, and its renderer. Dispatch, the
- * --format check and its error text all come from here: adding a format is
- * its renderer's file and one row below. */
+/* formats.c — the table of output formats: name, the benchmark a format
+ * needs in every file (ttcp shows net.tcp.bw only, ...), whether it takes
+ * one file only, one line of help, its renderer, the verbs besides report
+ * that offer it (compare, fleet), and whether it is an HTML page. Dispatch,
+ * the --format checks and their error texts all come from here: adding a
+ * format is its renderer's file and one row below. */
 #include <stdio.h>
 #include <string.h>
 #include "report.h"
@@ -92,41 +93,58 @@ static void r_html(const struct result *const *rs, size_t n, int all, FILE *f)
 	report_html(rs, n, NULL, NULL, NULL, f);	/* compare's page: compare-html.c */
 }
 
+#define CF (FMT_COMPARE | FMT_FLEET)
 const struct report_format report_formats[] = {	/* the first row is the default */
-	{ "text", NULL, 0, "the table the run printed (default)", r_text },
-	{ "json", NULL, 1, "one file, re-serialized", r_json },
-	{ "lmbench", NULL, 0, "the lmbench 3 summary, one row per file", r_lmbench },
-	{ "ttcp", "net.tcp.bw", 0, "net.tcp.bw as ttcp -t and -r print it", r_ttcp },
-	{ "dhrystone", "cpu.int", 0, "cpu.int's two lines", r_dhrystone },
-	{ "time", "time", 0, "bakeoff time's csh lines and table", r_time },
-	{ "dd", "disk.seq", 0, "dd's lines from disk.seq", r_dd },
-	{ "bonnie", "disk.bonnie", 0, "bonnie++'s table and CSV line from disk.bonnie", r_bonnie },
-	{ "iozone", "disk.iozone", 0, "iozone's report from disk.iozone", r_iozone },
-	{ "csv", NULL, 0, "one row per figure per file, medians exact", r_csv },
-	{ "chart", NULL, 0, "ASCII bar charts, one symbol per file, 80 columns", r_chart },
-	{ "html", NULL, 0, "one self-contained page with tables and SVG charts", r_html },
-	{ NULL, NULL, 0, NULL, NULL },
+	{ "text", NULL, 0, "the table the run printed (default)", r_text, CF, 0 },
+	{ "json", NULL, 1, "one file, re-serialized", r_json, 0, 0 },
+	{ "lmbench", NULL, 0, "the lmbench 3 summary, one row per file", r_lmbench, 0, 0 },
+	{ "ttcp", "net.tcp.bw", 0, "net.tcp.bw as ttcp -t and -r print it", r_ttcp, 0, 0 },
+	{ "dhrystone", "cpu.int", 0, "cpu.int's two lines", r_dhrystone, 0, 0 },
+	{ "time", "time", 0, "bakeoff time's csh lines and table", r_time, 0, 0 },
+	{ "dd", "disk.seq", 0, "dd's lines from disk.seq", r_dd, 0, 0 },
+	{ "bonnie", "disk.bonnie", 0, "bonnie++'s table and CSV line from disk.bonnie", r_bonnie, 0, 0 },
+	{ "iozone", "disk.iozone", 0, "iozone's report from disk.iozone", r_iozone, 0, 0 },
+	{ "csv", NULL, 0, "one row per figure per file, medians exact", r_csv, 0, 0 },
+	{ "chart", NULL, 0, "ASCII bar charts, one symbol per file, 80 columns", r_chart, 0, 0 },
+	{ "html", NULL, 0, "one self-contained page with tables and SVG charts", r_html, CF, 1 },
+	{ NULL, NULL, 0, NULL, NULL, 0, 0 },
 };
+#undef CF
 
-const struct report_format *report_format_find(const char *name)
+static int offered(const struct report_format *f, unsigned verb)
+{
+	return verb == FMT_REPORT || (f->verbs & verb);
+}
+
+const struct report_format *report_format_for(const char *name, unsigned verb)
 {
 	const struct report_format *f;
 
 	for (f = report_formats; f->name; f++)
-		if (strcmp(f->name, name) == 0)
+		if (strcmp(f->name, name) == 0 && offered(f, verb))
 			return f;
 	return NULL;
 }
 
-void report_format_names(char *dst, size_t n)
+const struct report_format *report_format_find(const char *name)
 {
-	const struct report_format *f;
-	size_t len = 0;
+	return report_format_for(name, FMT_REPORT);
+}
 
+void report_format_names(char *dst, size_t n, unsigned verb)
+{
+	const struct report_format *f, *last = NULL;
+	size_t len = 0;
+	int k = 0;
+
+	for (f = report_formats; f->name; f++)
+		if (offered(f, verb))
+			last = f;
 	dst[0] = 0;
 	for (f = report_formats; f->name && len < n; f++)
-		len += (size_t)snprintf(dst + len, n - len, "%s%s", f == report_formats ? "" :
-					!f[1].name ? " or " : ", ", f->name);
+		if (offered(f, verb))
+			len += (size_t)snprintf(dst + len, n - len, "%s%s", k++ == 0 ? "" :
+						f == last ? " or " : ", ", f->name);
 }
 
 int report_format_check(const struct report_format *fmt, const struct result *const *rs,

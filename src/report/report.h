@@ -24,11 +24,16 @@ struct report_format {
 	int one_file;		/* takes a single file */
 	const char *help;	/* one line */
 	void (*render)(const struct result *const *rs, size_t n, int all, FILE *f);
+	unsigned verbs;		/* FMT_*: the verbs besides report that offer it */
+	int page;		/* a self-contained HTML page (compare and fleet draw their own) */
 };
+enum { FMT_REPORT = 0, FMT_COMPARE = 1u << 0, FMT_FLEET = 1u << 1 };
 extern const struct report_format report_formats[];
+/* The row of that name that verb offers (FMT_REPORT: every row), or NULL. */
 const struct report_format *report_format_find(const char *name);
-/* "text, json, ... or html", for messages. */
-void report_format_names(char *dst, size_t n);
+const struct report_format *report_format_for(const char *name, unsigned verb);
+/* "text, json, ... or html": the names verb offers, for messages. */
+void report_format_names(char *dst, size_t n, unsigned verb);
 /* The files fit the format (one file when it takes one; each has the
  * benchmark it needs): 0, or -1 with one line naming the file in err. */
 int report_format_check(const struct report_format *fmt, const struct result *const *rs,

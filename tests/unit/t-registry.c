@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
+#include "options.h"
 #include "registry.h"
 #include "report/report.h"
 
@@ -115,5 +116,49 @@ int main(void)
 	for (size_t g = 0; g < registry_ngroups; g++)
 		ok(registry_group(registry_groups[g]->name) == registry_groups[g], "group %s found by name",
 		   registry_groups[g]->name);
+	/* the groups' own options: their structs fit in struct bench_opts,
+	 * each at its own place; the rows fit an optset; each row is found by
+	 * name and index and writes inside its group's struct */
+	{
+		size_t need = 0, n = opt_count(), i;
+		struct bench_opts o;
+		struct harness_cfg cfg;
+		char err[300];
+
+		for (size_t g = 0; g < registry_ngroups; g++) {
+			const struct bench_group *gr = registry_groups[g];
+			const char *at = bench_group_opts(&o, gr);
+
+			ok(at >= (const char *)&o.group_opts && at + gr->opt_size <= (const char *)(&o.group_opts + 1),
+			   "group %s's options struct (%zu bytes) lies inside bench_opts.group_opts", gr->name,
+			   gr->opt_size);
+			need += gr->opt_size;
+			ok(gr->noptions == 0 || gr->opt_size > 0, "group %s: rows and a struct to hold them",
+			   gr->name);
+			for (i = 0; i < gr->noptions; i++) {
+				ok(gr->options[i].target == IN_GROUP &&
+				   gr->options[i].off < gr->opt_size, "group %s: --%s is inside its struct",
+				   gr->name, gr->options[i].name);
+				ok(opt_find(gr->options[i].name) == &gr->options[i],
+				   "group %s: --%s is found by name, not hidden by another row", gr->name,
+				   gr->options[i].name);
+			}
+			for (i = 0; gr->exclusive && gr->exclusive[i][0]; i++)
+				ok(opt_find(gr->exclusive[i][0]) && opt_find(gr->exclusive[i][1]),
+				   "group %s: exclusive pair --%s --%s are options", gr->name,
+				   gr->exclusive[i][0], gr->exclusive[i][1]);
+		}
+		ok(need <= sizeof(o.group_opts), "the groups' options (%zu bytes) fit in %zu", need,
+		   sizeof(o.group_opts));
+		ok(n <= OPT_ROWS_MAX, "%zu option rows fit an optset (%d)", n, OPT_ROWS_MAX);
+		for (i = 0; i < n; i++)
+			ok(opt_index(opt_row(i)) == i, "--%s: row %zu", opt_row(i)->name, i);
+		/* a group's option parsed lands in its struct, the rest untouched */
+		memset(&o, 0, sizeof(o));
+		ok(opt_parse(opt_find("size"), "2M", &cfg, &o, err, sizeof(err)) == 0 &&
+		   *(uint64_t *)((char *)bench_group_opts(&o, registry_group("disk")) +
+				 opt_find("size")->off) == 2 << 20 && o.mem_size == 0,
+		   "--size 2M lands in disk's struct, at its row's offset");
+	}
 	return done_testing();
 }

@@ -1,4 +1,4 @@
-/* report.c — `bakeoff report` (a result file rendered again, in any
+/* report-chart.c — `bakeoff report` (a result file rendered again, in any
  * format of the format table, report/formats.c) and `bakeoff chart`
  * (ASCII charts of chosen figures). */
 #include <getopt.h>
@@ -62,7 +62,7 @@ int cmd_report(int argc, char **argv)
 		case 'a': all = 1; break;
 		case 'f':
 			if (!(fmt = report_format_find(optarg))) {
-				report_format_names(err, sizeof(err));
+				report_format_names(err, sizeof(err), FMT_REPORT);
 				return usage_error("invalid value '%s' for --format: expected %s", optarg, err);
 			}
 			break;
