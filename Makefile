@@ -137,6 +137,11 @@ fuzz:
 peers: $(BINPATH)
 	BAKEOFF=./$(BINPATH) sh scripts/peers.sh
 
+# How well history finds steps of 5, 10, 20% in this machine's own noise
+# (docs/regressions.md): a few minutes of real runs, then synthetic histories.
+history-bench: $(BINPATH)
+	perl scripts/history-bench --bakeoff ./$(BINPATH)
+
 install: $(BINPATH)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BINPATH) $(DESTDIR)$(PREFIX)/bin/bakeoff
@@ -145,5 +150,5 @@ install: $(BINPATH)
 clean:
 	rm -rf build build-san build-generic build-fuzz bakeoff
 
-.PHONY: all unit check sanitize generic fuzz fuzz-bins peers install clean
+.PHONY: all unit check sanitize generic fuzz fuzz-bins peers history-bench install clean
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BIN:=.d) $(TESTING_OBJ:.o=.d)

@@ -60,7 +60,7 @@ static int fifo_lat_setup(struct bench_ctx *ctx, void **state)
 			return -1;
 		}
 		if (mkfifo(s->fifo[i], 0600) < 0) {
-			snprintf(ctx->reason, sizeof(ctx->reason), "mkfifo %s: %s", s->fifo[i],
+			snprintf(ctx->reason, sizeof(ctx->reason), "mkfifo %.200s: %s", s->fifo[i],
 				 strerror(errno));
 			s->fifo[i][0] = 0;
 			return -1;

@@ -1,5 +1,5 @@
 /* cli.h — the top floor: one small file per verb (run.c, report-chart.c, list.c,
- * serve.c, sysinfo.c, time.c, fleet.c, compare.c), and
+ * serve.c, sysinfo.c, time.c, fleet.c, compare.c, history.c, check.c), and
  * one table of verbs (main.c) that gives each its name, usage line, help
  * and entry point. The verbs parse the command line and call down into
  * core/, bench/, report/ and net/; nothing below includes this floor. */
@@ -52,6 +52,10 @@ int compare_to(int argc, char **argv, FILE *out);
 int timecmd_main(int argc, char **argv);	/* time.c */
 extern const char timecmd_help[];
 int cmd_fleet(int argc, char **argv);
+int cmd_history(int argc, char **argv);	/* history.c */
+extern const char help_history[];
+int cmd_check(int argc, char **argv);	/* check.c */
+extern const char help_check[];
 extern const char *cli_self;	/* argv[0] of main: the file fleet --push copies */
 
 #endif

@@ -2,11 +2,13 @@
  * itself (fairness, ratios, verdicts) is report/compare.c's, and so are its
  * text and HTML renderings. fleet compares its hosts through compare_to. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
 #include "report/compare.h"
+#include "report/history.h"
 #include "report/report.h"
 
 const char compare_help[] =
@@ -32,6 +34,10 @@ const char compare_help[] =
 	"  --format FMT      text (default) or html: one self-contained page with the\n"
 	"                    verdicts, the warnings, each file's host facts, colored\n"
 	"                    tables and SVG charts (docs/reports.md)\n"
+	"  --history DIR     judge each figure by the noise floor learned from the\n"
+	"                    baseline machine's own history in DIR (10 runs or more:\n"
+	"                    twice the spread of the difference of two of its runs;\n"
+	"                    docs/regressions.md) instead of the fixed floor of its kind\n"
 	"\n"
 	"Exit status: 0 compared, 2 usage error or a bad file, 3 --strict and the\n"
 	"files are not like for like.\n";
@@ -39,6 +45,93 @@ const char compare_help[] =
 int compare_main(int argc, char **argv)
 {
 	return compare_to(argc, argv, stdout);
+}
+
+/* compare --history DIR: the baseline machine's series in DIR. */
+struct learned {
+	struct history h;
+	struct hx_series *s;
+	size_t ns;
+	const struct hx_series *ser;
+};
+
+static double learned_floor(void *ctx, const char *id, const char *metric, size_t *runs)
+{
+	struct learned *l = ctx;
+	double floor = 0;
+	size_t k;
+
+	for (k = 0; l->ser && k < l->h.nkeys && floor == 0; k++) {
+		struct hx_trend t;
+
+		if (strcmp(l->h.keys[k].id, id) || strcmp(l->h.keys[k].metric, metric) ||
+		    history_trend(&l->h, l->ser, k, 0, &t) < 0)
+			continue;
+		if (t.floor_runs) {	/* two single runs differ by sqrt 2 times one run's spread */
+			floor = 2 * sqrt(2.0) * t.spread;
+			*runs = t.floor_runs;
+		}
+		history_trend_free(&t);
+	}
+	return floor;
+}
+
+/* The series of base's machine in dir: 0, or the exit status of a usage
+ * error. */
+static int learn(struct learned *l, const char *dir, const struct result *base)
+{
+	char err[700];
+	size_t k, me;
+
+	history_init(&l->h, stderr);
+	if (history_add(&l->h, dir, err, sizeof(err)) < 0)
+		return usage_error("compare: --history %s", err);
+	history_say_summary(&l->h);
+	if (history_add_result(&l->h, base, "(baseline)") < 0)
+		return usage_error("out of memory");
+	me = l->h.nfiles - 1;
+	l->h.files[me].unjudgeable = 1;	/* the baseline is judged, not learned from */
+	l->ns = history_series(&l->h, NULL, &l->s);
+	for (k = 0; k < l->ns; k++)
+		if (!strcmp(l->h.files[l->s[k].files[0]].fp, l->h.files[me].fp) &&
+		    !strcmp(l->h.files[l->s[k].files[0]].host, l->h.files[me].host))
+			l->ser = &l->s[k];
+	if (!l->ser || l->ser->n < 2)
+		fprintf(stderr, "bakeoff: compare: no run of the baseline's machine in %s: the fixed floors\n",
+			dir);
+	return 0;
+}
+
+/* The files: the baseline first (when given), then the others, each
+ * loaded. 0 with *nf, or the exit status of a usage error (*nf: how many
+ * to free). */
+static int load_files(struct comparison *cmp, const char *baseline, int argc, char **argv, size_t *nf)
+{
+	struct cmp_file *fs = cmp->fs;
+	char err[700];
+	size_t k;
+	int stdin_used = 0, rc = 0;
+
+	*nf = 0;
+	if (argc + (baseline ? 1 : 0) > COMPARE_MAX_FILES)
+		return usage_error("compare: at most %d files", COMPARE_MAX_FILES);
+	if (baseline)
+		fs[(*nf)++].path = baseline;
+	for (k = 0; k < (size_t)argc; k++)
+		if (!baseline || strcmp(argv[k], baseline) != 0)
+			fs[(*nf)++].path = argv[k];
+	if (*nf < 2)
+		return usage_error("compare: expected at least two result files (see bakeoff compare --help)");
+	for (k = 0; k < *nf; k++)
+		stdin_used += strcmp(fs[k].path, "-") == 0;
+	if (stdin_used > 1)
+		return usage_error("compare: standard input (-) can be read only once");
+	for (k = 0; k < *nf && rc == 0; k++) {
+		fs[k].label[0] = (char)('A' + k);
+		if (result_load(fs[k].path, &fs[k].r, err, sizeof(err)) < 0)
+			rc = usage_error("%s", err);
+	}
+	return rc;
 }
 
 int compare_to(int argc, char **argv, FILE *out)
@@ -49,21 +142,21 @@ int compare_to(int argc, char **argv, FILE *out)
 		{ "all", no_argument, NULL, 'a' },
 		{ "best", no_argument, NULL, 'B' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "history", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *baseline = NULL, *format = NULL;
+	const char *baseline = NULL, *format = NULL, *histdir = NULL;
+	struct learned lf;
 	const struct report_format *fmt;
 	struct comparison *cmp;
-	struct cmp_file *fs;
-	size_t nf = 0, k;
-	int c, strict = 0, best = 0, rc = 0, stdin_used = 0, html;
+	size_t nf = 0;
+	int c, strict = 0, best = 0, rc = 0, html;
 	char err[700];
 
 	cmp = compare_new();
 	if (!cmp)
 		return usage_error("out of memory");
-	fs = cmp->fs;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":hf:", longopts, NULL)) != -1) {
@@ -80,6 +173,7 @@ int compare_to(int argc, char **argv, FILE *out)
 		case 'a': cmp->all = 1; break;
 		case 'B': best = 1; break;
 		case 'f': format = optarg; break;
+		case 'H': histdir = optarg; break;
 		case ':':
 			rc = usage_error("compare: option '%s' needs a value (see bakeoff compare --help)",
 				   argv[optind - 1]);
@@ -101,33 +195,18 @@ int compare_to(int argc, char **argv, FILE *out)
 			   "to worst instead)");
 		goto out;
 	}
-	if (argc - optind + (baseline ? 1 : 0) > COMPARE_MAX_FILES) {
-		rc = usage_error("compare: at most %d files", COMPARE_MAX_FILES);
+	if ((rc = load_files(cmp, baseline, argc - optind, argv + optind, &nf)) != 0) {
+		cmp->nf = nf;
 		goto out;
-	}
-	if (baseline)
-		fs[nf++].path = baseline;
-	for (k = (size_t)optind; k < (size_t)argc; k++)
-		if (!baseline || strcmp(argv[k], baseline) != 0)
-			fs[nf++].path = argv[k];
-	if (nf < 2) {
-		rc = usage_error("compare: expected at least two result files (see bakeoff compare --help)");
-		goto out;
-	}
-	for (k = 0; k < nf; k++)
-		stdin_used += strcmp(fs[k].path, "-") == 0;
-	if (stdin_used > 1) {
-		rc = usage_error("compare: standard input (-) can be read only once");
-		goto out;
-	}
-	for (k = 0; k < nf && rc == 0; k++) {
-		fs[k].label[0] = (char)('A' + k);
-		if (result_load(fs[k].path, &fs[k].r, err, sizeof(err)) < 0)
-			rc = usage_error("%s", err);
 	}
 	cmp->nf = nf;	/* compare_free frees what was loaded */
-	if (rc)
-		goto out;
+	memset(&lf, 0, sizeof(lf));
+	if (histdir) {
+		if ((rc = learn(&lf, histdir, &cmp->fs[0].r)) != 0)
+			goto out;
+		cmp->learned = learned_floor;
+		cmp->learned_ctx = &lf;
+	}
 	if (compare_build(cmp) < 0) {
 		rc = usage_error("out of memory");
 		goto out;
@@ -145,6 +224,10 @@ int compare_to(int argc, char **argv, FILE *out)
 	else
 		compare_print_text(cmp, best, out);
 out:
+	if (histdir) {
+		history_series_free(lf.s, lf.ns);
+		history_free(&lf.h);
+	}
 	compare_free(cmp);
 	free(cmp);
 	return rc;

@@ -59,6 +59,7 @@
 #include "units.h"
 #include "net/proto.h"
 #include "report/compare.h"
+#include "report/history.h"
 #include "report/report.h"
 
 #define usage opt_usage_error	/* one line on stderr, exit 2 */
@@ -1119,13 +1120,29 @@ static void print_compare(struct fleet *f, FILE *out)
 		fprintf(out, "(compare needs the results of two hosts; %zu came back)\n", saved);
 		return;
 	}
+	if (saved > COMPARE_MAX_FILES) {	/* more than a table shows: the hosts that are off */
+		struct history h;
+		struct hx_view v;
+		char err[600];
+
+		fprintf(out, "(%zu hosts: more than compare's table of %d shows; the hosts off from their "
+			"identical peers instead, as bakeoff history --across %s)\n", saved, COMPARE_MAX_FILES,
+			f->dir);
+		history_init(&h, stderr);
+		h.no_index = 1;
+		memset(&v, 0, sizeof(v));
+		for (k = 0; k < f->nh; k++)
+			if (f->h[k].path[0] && history_add(&h, f->h[k].path, err, sizeof(err)) < 0)
+				fprintf(stderr, "bakeoff: fleet: %s\n", err);
+		fflush(out);
+		history_print_across(&h, &v, out);
+		history_free(&h);
+		return;
+	}
 	argv[n++] = "compare";
-	for (k = 0; k < f->nh && n < 27; k++)
+	for (k = 0; k < f->nh && n < COMPARE_MAX_FILES + 1; k++)
 		if (f->h[k].path[0])
 			argv[n++] = f->h[k].path;
-	if (saved > 26)
-		fprintf(out, "(compare takes 26 files: the first 26 hosts' results; the others are in "
-			"%s/)\n", f->dir);
 	argv[n] = NULL;
 	fflush(out);
 	compare_to(n, argv, out);

@@ -27,6 +27,10 @@ const struct verb verbs[] = {
 	  "ASCII bar charts of result files (--metric ID...)" },
 	{ "compare", compare_main, compare_help, NULL, "compare A B [...]",
 	  "compare result files: ratios, 95% CIs, verdicts, fairness" },
+	{ "history", cmd_history, help_history, NULL, "history [DIR...]",
+	  "runs over time, per machine: trends and change points" },
+	{ "check", cmd_check, help_check, NULL, "check BASE NEW",
+	  "a regression gate for CI and git bisect run (exit 0, 1, 3, 125)" },
 	{ "sysinfo", cmd_sysinfo, help_sysinfo, NULL, "sysinfo", "describe this machine as a result file would" },
 	{ "serve", cmd_serve, help_serve, NULL, "serve", "be the network peer of `run net --peer HOST`" },
 	{ "time", timecmd_main, timecmd_help, NULL, "time -- COMMAND",
@@ -53,7 +57,8 @@ static void print_main_help(FILE *f)
 	      "BENCH is an id (mem.bw.copy), a prefix or group (mem.bw, mem), a personality\n"
 	      "(lmbench), or a comma-separated list of those.\n"
 	      "Exit status: 0 ok, 1 some benchmark failed or the output could not be written,\n"
-	      "2 usage error or bad input, 3 compare --strict refused unlike files, 130 interrupted.\n", f);
+	      "2 usage error or bad input, 3 compare --strict refused unlike files (check: not\n"
+	      "comparable), 125 check could not judge NEW, 130 interrupted.\n", f);
 }
 
 static const struct verb *find_verb(const char *name)

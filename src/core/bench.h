@@ -37,6 +37,7 @@ enum bench_kind {
 /* The room for the groups' own option structs in struct bench_opts, all
  * together (t-registry checks that they fit). */
 #define BENCH_GROUP_OPTS 1024
+#define BENCH_MAX_LABELS 16
 
 /* Options from the command line that benchmarks read: the run's own, the
  * harness's (struct harness_cfg) and those of more than one group; a
@@ -53,6 +54,8 @@ struct bench_opts {
 	const char *dirlist;		/* --dir DIR[,DIR...] */
 	int quiet, lines;		/* -q; --progress (plain lines) */
 	int runs;			/* --runs K (0: once) */
+	const char *labels[BENCH_MAX_LABELS];	/* --label KEY=VALUE, as given (into argv) */
+	int nlabels;
 	int pin;			/* --pin: context-switch rings and IPC latency pairs on one CPU */
 	long procs[BENCH_MAX_LIST];	/* --procs */
 	int nprocs;

@@ -111,6 +111,9 @@ struct parser {
 	const char *each_key;
 	int (*each)(const struct json *elem, void *ctx);
 	void *ctx;
+	/* json_parse_each_lean: members of these names holding a flat array
+	 * of numbers are checked but not kept (an empty array stands in) */
+	const char *const *lean;
 };
 
 static const char each_failed[] = "(the element's reader failed)";
@@ -221,6 +224,8 @@ static int parse_number(struct parser *p, double *out)
 			p->pos++;
 	}
 
+	if (!out)	/* a lean array's: its syntax checked, its value not needed */
+		return 0;
 	/* The input need not be NUL-terminated, and strtod() must not read
 	 * past the token, so convert a terminated copy. Any length of digits
 	 * is legal JSON; only long ones pay for a malloc. The program never
@@ -440,8 +445,8 @@ static int key_seen(struct keyset *ks, const struct json *obj, const char *key)
 	size_t i;
 
 	if (obj->n < KEYSET_LINEAR) {
-		for (i = 0; i < obj->n; i++)
-			if (!strcmp(obj->keys[i], key))
+		for (i = 0; i < obj->n; i++)	/* the first byte spares most calls */
+			if (obj->keys[i][0] == key[0] && !strcmp(obj->keys[i], key))
 				return 1;
 		return 0;
 	}
@@ -466,6 +471,50 @@ static int key_seen(struct keyset *ks, const struct json *obj, const char *key)
 	}
 	for (i = key_hash(key) & (ks->cap - 1); ks->slot[i]; i = (i + 1) & (ks->cap - 1))
 		if (!strcmp(obj->keys[ks->slot[i] - 1], key))
+			return 1;
+	return 0;
+}
+
+/* A lean member's value when it is a flat array of numbers: checked, not
+ * kept. 1 when it was one (p->pos after it), 0 when it holds anything else
+ * (p->pos back at its '['), -1 on a syntax error. */
+static int skip_numbers(struct parser *p)
+{
+	size_t start = p->pos;
+
+	p->pos++;	/* '[' */
+	skip_ws(p);
+	if (p->pos < p->len && p->s[p->pos] == ']') {
+		p->pos++;
+		return 1;
+	}
+	for (;;) {
+		unsigned char c = p->pos < p->len ? p->s[p->pos] : 0;
+
+		if (!(c == '-' || (c >= '0' && c <= '9'))) {
+			p->pos = start;
+			return 0;
+		}
+		if (parse_number(p, NULL) < 0)
+			return -1;
+		skip_ws(p);
+		if (p->pos < p->len && p->s[p->pos] == ',') {
+			p->pos++;
+			skip_ws(p);
+			continue;
+		}
+		if (p->pos < p->len && p->s[p->pos] == ']') {
+			p->pos++;
+			return 1;
+		}
+		return fail(p, "expected ',' or ']'");
+	}
+}
+
+static int is_lean(const struct parser *p, const char *key)
+{
+	for (size_t i = 0; p->lean && p->lean[i]; i++)
+		if (p->lean[i][0] == key[0] && !strcmp(p->lean[i], key))
 			return 1;
 	return 0;
 }
@@ -531,6 +580,23 @@ static int parse_object(struct parser *p, struct json *obj, int depth)
 				if (!arr || parse_array(p, arr, depth + 1, 1) < 0)
 					goto out;
 				goto next;
+			}
+		}
+		if (is_lean(p, key)) {
+			int r;
+
+			skip_ws(p);
+			if (p->pos < p->len && p->s[p->pos] == '[') {
+				size_t at = p->pos;
+
+				if ((r = skip_numbers(p)) < 0)
+					goto out;
+				if (r > 0) {
+					if (!(obj->items[obj->n - 1] = node_new(p, JSON_ARRAY)))
+						goto out;
+					obj->items[obj->n - 1]->off = at;
+					goto next;
+				}
 			}
 		}
 		if (parse_value(p, &obj->items[obj->n - 1], depth) < 0)
@@ -648,20 +714,28 @@ static struct json *parse_root(struct parser *p, size_t *err_off, char *err, siz
 
 struct json *json_parse(const char *text, size_t len, size_t *err_off, char *err, size_t errlen)
 {
-	struct parser p = { (const unsigned char *)text, text ? len : 0, 0, 0, NULL, NULL, NULL, NULL };
+	struct parser p = { (const unsigned char *)text, text ? len : 0, 0, 0, NULL, NULL, NULL, NULL, NULL };
 
 	return parse_root(&p, err_off, err, errlen);
+}
+
+struct json *json_parse_each_lean(const char *text, size_t len, const char *key,
+				  int (*each)(const struct json *elem, void *ctx), void *ctx,
+				  const char *const *lean, int *each_failed_, size_t *err_off, char *err,
+				  size_t errlen)
+{
+	struct parser p = { (const unsigned char *)text, text ? len : 0, 0, 0, NULL, key, each, ctx, lean };
+	struct json *root = parse_root(&p, err_off, err, errlen);
+
+	*each_failed_ = !root && p.err == each_failed;
+	return root;
 }
 
 struct json *json_parse_each(const char *text, size_t len, const char *key,
 			     int (*each)(const struct json *elem, void *ctx), void *ctx, int *each_failed_,
 			     size_t *err_off, char *err, size_t errlen)
 {
-	struct parser p = { (const unsigned char *)text, text ? len : 0, 0, 0, NULL, key, each, ctx };
-	struct json *root = parse_root(&p, err_off, err, errlen);
-
-	*each_failed_ = !root && p.err == each_failed;
-	return root;
+	return json_parse_each_lean(text, len, key, each, ctx, NULL, each_failed_, err_off, err, errlen);
 }
 
 static struct json *parse_root(struct parser *p_, size_t *err_off, char *err, size_t errlen)
@@ -715,8 +789,8 @@ const struct json *json_get(const struct json *obj, const char *key)
 
 	if (!obj || obj->type != JSON_OBJECT || !key)
 		return NULL;
-	for (i = 0; i < obj->n; i++)
-		if (!strcmp(obj->keys[i], key))
+	for (i = 0; i < obj->n; i++)	/* the first byte spares most calls */
+		if (obj->keys[i][0] == key[0] && !strcmp(obj->keys[i], key))
 			return obj->items[i];
 	return NULL;
 }

@@ -34,6 +34,14 @@ struct json *json_parse(const char *text, size_t len, size_t *err_off, char *err
 struct json *json_parse_each(const char *text, size_t len, const char *key,
 			     int (*each)(const struct json *elem, void *ctx), void *ctx, int *each_failed,
 			     size_t *err_off, char *err, size_t errlen);
+/* The same, but members named in lean (NULL-terminated) that hold a flat
+ * array of numbers are checked for syntax (not for range) and kept as
+ * empty arrays: a reader that needs none of them (history) skips the cost
+ * of the bulk of a result file, its samples. */
+struct json *json_parse_each_lean(const char *text, size_t len, const char *key,
+				  int (*each)(const struct json *elem, void *ctx), void *ctx,
+				  const char *const *lean, int *each_failed, size_t *err_off, char *err,
+				  size_t errlen);
 void json_free(struct json *j);
 
 /* Lookups; all return NULL / fallback when absent or of another type. */

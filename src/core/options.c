@@ -1,6 +1,7 @@
 /* options.c — the table of options benchmarks read, and what is checked
  * with it: values within range, every option given read by a selected
  * benchmark, and sizes that fit the disk and memory (see options.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -40,6 +41,10 @@ static const struct optdef optdefs[] = {
 	  "run each benchmark N times, each in a fresh process, interleaved (all benchmarks once, "
 	  "then again); the result keeps every run's median and CV, and compare judges differences "
 	  "by the between-run spread", RES_NONE, 0, 0, 0 },
+	{ "label", OT_LABEL, OPTL(labels, nlabels), NULL, NULL, 0, BENCH_MAX_LABELS, "*",
+	  "KEY=VALUE kept in the result (repeatable, up to 16: commit=3f2a1c, kernel=6.18.45, "
+	  "driver=new); report, compare and history show them, history tells runs apart by them",
+	  RES_NONE, 0, 0, 0 },
 	{ "dir", OT_PATH, OPT(dirlist), NULL, NULL, 1, 4095, "*",
 	  "DIR[,DIR...]: make the scratch directory under the first (default $TMPDIR or /tmp); the "
 	  "disk benchmarks write in a scratch directory under each (default: the current directory)",
@@ -259,6 +264,10 @@ static void range_text(const struct optdef *d, char *out, size_t n)
 			 "(500ms, 2s)");
 		(void)lo;
 		break;
+	case OT_LABEL:
+		snprintf(out, n, "KEY=VALUE, KEY 1 to 32 of A-Z a-z 0-9 _ . -, VALUE at most 200 "
+			 "printable bytes, each KEY once, up to %.0f labels", d->max);
+		break;
 	case OT_UINT_LIST:
 		snprintf(out, n, "a comma-separated list of up to 8 whole numbers from %.0f to %.0f",
 			 d->min, d->max);
@@ -357,6 +366,21 @@ int opt_parse(const struct optdef *d, const char *val, struct harness_cfg *cfg,
 		*(double *)p = r / 100;
 		return 0;
 	}
+	case OT_LABEL: {
+		const char **labels = p;
+		int *count = field(d, d->off2, cfg, opt);
+		size_t kl = strcspn(val, "=");
+
+		if (*count >= (int)d->max || opt_label_ok(val, want, sizeof(want)) < 0)
+			break;
+		for (i = 0; i < *count; i++)
+			if (strncmp(labels[i], val, kl + 1) == 0) {
+				snprintf(err, errlen, "--label %.*s given twice", (int)kl, val);
+				return -1;
+			}
+		labels[(*count)++] = val;
+		return 0;
+	}
 	case OT_UINT_LIST:
 		if ((k = parse_uint_list(val, (long)d->min, (long)d->max, list, BENCH_MAX_LIST)) < 0)
 			break;
@@ -378,6 +402,28 @@ int opt_parse(const struct optdef *d, const char *val, struct harness_cfg *cfg,
 	range_text(d, want, sizeof(want));
 	snprintf(err, errlen, "invalid value '%s' for --%s: expected %s", val, d->name, want);
 	return -1;
+}
+
+int opt_label_ok(const char *kv, char *err, size_t errlen)
+{
+	size_t kl = strcspn(kv, "="), i;
+
+	for (i = 0; i < kl; i++)
+		if (!(isalnum((unsigned char)kv[i]) || strchr("_.-", kv[i])))
+			break;
+	if (kl == 0 || kl > 32 || i < kl || kv[kl] != '=') {
+		snprintf(err, errlen, "a KEY=VALUE label, KEY 1 to 32 of A-Z a-z 0-9 _ . -");
+		return -1;
+	}
+	for (i = kl + 1; kv[i]; i++)
+		if ((unsigned char)kv[i] < 0x20 || kv[i] == 0x7f)
+			break;
+	if (kv[i] || i - kl - 1 > 200) {
+		snprintf(err, errlen, "a KEY=VALUE label, VALUE at most 200 bytes without control "
+			 "characters");
+		return -1;
+	}
+	return 0;
 }
 
 int opt_defaults(const struct optset *set, int quick, struct harness_cfg *cfg,
@@ -527,7 +573,7 @@ static int read_in_build(const struct optdef *d)
 void opt_print_help(FILE *f, const struct bench *b)
 {
 	static const char *const meta[] = { "N", "SIZE", "DUR", "", "LIST", "LIST", "N|DUR", "TEXT",
-					     "RATE", "PCT", "PATH" };
+					     "RATE", "PCT", "PATH", "KEY=VAL" };
 	size_t i, n = opt_count();
 
 	for (i = 0; i < n; i++) {

@@ -27,6 +27,7 @@ enum opt_type {
 	OT_RATE,	/* bits per second with a decimal suffix: 100M, 1.5G (uint64_t field) */
 	OT_PERCENT,	/* a percentage, "2%" or "2" (double field: the fraction, 0.02) */
 	OT_PATH,	/* a file or directory name, at most 4095 bytes (const char *, into argv) */
+	OT_LABEL,	/* KEY=VALUE, repeatable (const char *[BENCH_MAX_LABELS], int count at off2) */
 };
 
 /* What an option is besides its value (struct optdef's flags). */
@@ -96,6 +97,10 @@ int opt_parse(const struct optdef *d, const char *val, struct harness_cfg *cfg,
 /* Set every option not given to its default (quick or standard). */
 int opt_defaults(const struct optset *set, int quick, struct harness_cfg *cfg,
 		 struct bench_opts *opt);
+/* A label KEY=VALUE as --label takes it (KEY: 1 to 32 of A-Z a-z 0-9 _ . -,
+ * VALUE: at most 200 bytes, no control characters): 0, or -1 with why in
+ * err. */
+int opt_label_ok(const char *kv, char *err, size_t errlen);
 /* Does benchmark b read option d? */
 int opt_read_by(const struct optdef *d, const struct bench *b);
 /* Every option given must be read by a selected benchmark: 0, or -1 with

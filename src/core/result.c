@@ -15,10 +15,37 @@
 #include <time.h>
 #include <unistd.h>
 #include "out.h"
+#include "options.h"
 #include "result.h"
 #include "scratch.h"
 
 static const char *status_names[] = { "ok", "skipped", "unsupported", "failed", "interrupted" };
+
+const char *result_label(const struct result *r, const char *key)
+{
+	size_t i, kl = strlen(key);
+
+	for (i = 0; i < r->nlabels; i++)
+		if (strncmp(r->labels[i], key, kl) == 0 && r->labels[i][kl] == '=')
+			return r->labels[i] + kl + 1;
+	return NULL;
+}
+
+int result_add_label(struct result *r, const char *kv)
+{
+	char err[160], **nl;
+
+	if (opt_label_ok(kv, err, sizeof(err)) < 0 || r->nlabels >= BENCH_MAX_LABELS)
+		return -1;
+	nl = realloc(r->labels, (r->nlabels + 1) * sizeof(*nl));
+	if (!nl)
+		return -1;
+	r->labels = nl;
+	if (!(r->labels[r->nlabels] = strdup(kv)))
+		return -1;
+	r->nlabels++;
+	return 0;
+}
 
 const char *status_name(enum bench_status s)
 {
@@ -308,6 +335,17 @@ void result_to_json(const struct result *r, struct buf *out)
 	jw_int(&w, "parallel", r->parallel);
 	if (r->runs > 1)
 		jw_int(&w, "runs", r->runs);
+	if (r->nlabels) {
+		jw_obj_begin(&w, "labels");
+		for (i = 0; i < r->nlabels; i++) {
+			size_t kl = strcspn(r->labels[i], "=");
+			char key[40];
+
+			snprintf(key, sizeof(key), "%.*s", (int)kl, r->labels[i]);
+			jw_str(&w, key, r->labels[i] + kl + 1);
+		}
+		jw_obj_end(&w);
+	}
 	if (r->fleet_id && r->fleet_host) {
 		jw_obj_begin(&w, "fleet");
 		jw_str(&w, "id", r->fleet_id);
@@ -726,6 +764,22 @@ static int read_result(struct rd *rd, const struct json *root, struct result *r)
 		if (!(r->fleet_id = strdup(id->string)) || !(r->fleet_host = strdup(fh->string)))
 			return rd_fail(rd, v, "out of memory");
 	}
+	if ((v = json_get(run, "labels"))) {
+		if (v->type != JSON_OBJECT || v->n > BENCH_MAX_LABELS)
+			return rd_fail(rd, v, "\"labels\" must be an object of at most %d strings",
+				       BENCH_MAX_LABELS);
+		for (i = 0; i < v->n; i++) {
+			char kv[300];
+
+			if (v->items[i]->type != JSON_STRING)
+				return rd_fail(rd, v->items[i], "a label's value must be a string");
+			snprintf(kv, sizeof(kv), "%s=%s", v->keys[i], v->items[i]->string);
+			if (strlen(v->keys[i]) + strlen(v->items[i]->string) + 1 >= sizeof(kv) ||
+			    result_add_label(r, kv) < 0)
+				return rd_fail(rd, v->items[i], "label \"%.40s\" is not KEY=VALUE as --label takes "
+					       "it", v->keys[i]);
+		}
+	}
 	r->clock.source = "CLOCK_MONOTONIC";
 	if (need_num(rd, h, "clock_resolution_ns", &r->clock.resolution_ns) < 0 ||
 	    need_num(rd, h, "clock_cost_ns", &r->clock.cost_ns) < 0 ||
@@ -823,8 +877,13 @@ static int each_bench(const struct json *j, void *ctx)
 	return read_bench(eb->rd, j, b);
 }
 
-int result_from_json(const char *text, size_t len, struct result *r, size_t *off, char *err,
-		     size_t errlen)
+/* The arrays of numbers a lean reader leaves out: every sample, per copy,
+ * per repetition and per interval, and the medians of --runs. */
+static const char *const lean_keys[] = { "samples", "per_copy", "amounts", "t_s", "value", "amount",
+					 "median", "cv", NULL };
+
+static int from_json(const char *text, size_t len, struct result *r, size_t *off, char *err,
+		     size_t errlen, int lean)
 {
 	struct rd rd = { 0, err, errlen };
 	struct each_bench eb = { &rd, r };
@@ -834,7 +893,8 @@ int result_from_json(const char *text, size_t len, struct result *r, size_t *off
 	memset(r, 0, sizeof(*r));
 	/* the benchmarks are read one by one as they are parsed: the file costs
 	 * its text and its result, never a tree of the whole (docs/results.md) */
-	root = json_parse_each(text, len, "benchmarks", each_bench, &eb, &failed, off, err, errlen);
+	root = json_parse_each_lean(text, len, "benchmarks", each_bench, &eb, lean ? lean_keys : NULL,
+				    &failed, off, err, errlen);
 	if (!root) {
 		if (failed)
 			*off = rd.off;
@@ -848,6 +908,18 @@ int result_from_json(const char *text, size_t len, struct result *r, size_t *off
 		result_free(r);
 	}
 	return rc;
+}
+
+int result_from_json(const char *text, size_t len, struct result *r, size_t *off, char *err,
+		     size_t errlen)
+{
+	return from_json(text, len, r, off, err, errlen, 0);
+}
+
+int result_from_json_lean(const char *text, size_t len, struct result *r, size_t *off, char *err,
+			  size_t errlen)
+{
+	return from_json(text, len, r, off, err, errlen, 1);
 }
 
 /* Read fd to its end into b, refusing more than RESULT_MAX_BYTES and
@@ -920,7 +992,7 @@ fail:
 	return -1;
 }
 
-int result_load(const char *path, struct result *r, char *err, size_t errlen)
+static int load(const char *path, struct result *r, char *err, size_t errlen, int lean)
 {
 	const char *name = strcmp(path, "-") == 0 ? "standard input" : path;
 	struct buf b = { 0 };
@@ -941,7 +1013,7 @@ int result_load(const char *path, struct result *r, char *err, size_t errlen)
 			snprintf(err, errlen, "%s: %s", name, strerror(errno));
 		rc = -1;
 	} else {
-		rc = result_from_json(b.p ? b.p : "", b.len, r, &off, msg, sizeof(msg));
+		rc = from_json(b.p ? b.p : "", b.len, r, &off, msg, sizeof(msg), lean);
 		if (rc < 0)
 			snprintf(err, errlen, "%s: byte %zu: %s", name, off, msg);
 	}
@@ -949,6 +1021,16 @@ int result_load(const char *path, struct result *r, char *err, size_t errlen)
 		close(fd);
 	buf_free(&b);
 	return rc;
+}
+
+int result_load(const char *path, struct result *r, char *err, size_t errlen)
+{
+	return load(path, r, err, errlen, 0);
+}
+
+int result_load_lean(const char *path, struct result *r, char *err, size_t errlen)
+{
+	return load(path, r, err, errlen, 1);
 }
 
 static int write_all(int fd, const char *p, size_t n)
@@ -1253,6 +1335,9 @@ void result_free(struct result *r)
 	free(r->profile);
 	free(r->fleet_id);
 	free(r->fleet_host);
+	for (i = 0; i < r->nlabels; i++)
+		free(r->labels[i]);
+	free(r->labels);
 	free(r->start_utc);
 	for (i = 0; i < r->guard.nfindings; i++)
 		free(r->guard.findings[i]);

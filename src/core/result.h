@@ -117,6 +117,9 @@ struct result {
 	 * it (the ssh destination), added by fleet when it saves the file;
 	 * NULL when the run was not made by fleet */
 	char *fleet_id, *fleet_host;
+	/* run --label KEY=VALUE, in the order given: "KEY=VALUE" each */
+	char **labels;
+	size_t nlabels;
 	/* harness */
 	struct clock_info clock;
 	double loop_ns;
@@ -130,6 +133,10 @@ struct result {
 };
 
 const char *status_name(enum bench_status s);
+/* The value of label key in r (NULL: none). */
+const char *result_label(const struct result *r, const char *key);
+/* Add a label "KEY=VALUE" (checked as --label checks it): 0, or -1. */
+int result_add_label(struct result *r, const char *kv);
 
 /* The returned pointer (like those into br->metrics from result_add_metric)
  * stays valid only until the next call that adds to the same array. */
@@ -155,6 +162,12 @@ int result_from_json(const char *text, size_t len, struct result *r, size_t *off
  * (a device, FIFO or directory is refused without blocking on it), of at
  * most RESULT_MAX_BYTES; reading stops at the first allocation failure. */
 int result_load(const char *path, struct result *r, char *err, size_t errlen);
+int result_from_json_lean(const char *text, size_t len, struct result *r, size_t *off, char *err,
+			  size_t errlen);
+/* The same without the bulk: every metric's samples, per-copy, per-interval
+ * and per-run arrays are checked for syntax but left empty (the stored
+ * statistics are kept). For readers of many files (history). */
+int result_load_lean(const char *path, struct result *r, char *err, size_t errlen);
 /* Claim a result file name before the run: create it exclusively (never
  * replacing a file). With numbered, a taken name gets -2, -3, ... inserted
  * before ".json" (path is updated). Returns 0, or -1 with err naming it. */

@@ -265,10 +265,13 @@ static int run_setup(struct run_state *st)
 		    (r->argv[i] = strdup(i ? p->argv[i - 1] : "bakeoff")); i++)
 		r->argc++;
 	hide_secrets(r);
+	for (i = 0; i < (size_t)p->opt.nlabels; i++)
+		if (result_add_label(r, p->opt.labels[i]) < 0)
+			st->oom = 1;
 	r->profile = strdup(p->profile);
 	result_utc_format(start, err, sizeof(err), "%Y-%m-%dT%H:%M:%SZ");
 	r->start_utc = strdup(err);
-	if (!r->argv || r->argc != p->argc + 1 || !r->profile || !r->start_utc) {
+	if (!r->argv || r->argc != p->argc + 1 || !r->profile || !r->start_utc || st->oom) {
 		scratch_remove();
 		result_unclaim(st->to_stdout ? NULL : st->path);
 		return opt_usage_error("out of memory");

@@ -131,7 +131,7 @@ void compare_ratio_samples(double med_a, const double *a, size_t na, double med_
 }
 
 /* t(0.975, df) for df = 1..30; beyond, 2.0 to 60 and then the normal. */
-static double t975(double df)
+double compare_t975(double df)
 {
 	static const double t[30] = {
 		12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
@@ -180,7 +180,7 @@ int compare_ratio_runs(double med_a, const double *ra, size_t ka, double med_b,
 	df = se > 0 ? pow(qa + qb, 2) / ((ka > 1 ? qa * qa / (double)(ka - 1) : 0) +
 					 (kb > 1 ? qb * qb / (double)(kb - 1) : 0))
 		    : (double)(ka + kb - 2);
-	h = t975(df) * se;
+	h = compare_t975(df) * se;
 	out->lo = out->ratio * exp(-h);
 	out->hi = out->ratio * exp(h);
 	out->ci = 1;
@@ -562,6 +562,40 @@ static void check_guard(const struct cmp_file *fs, size_t nf, struct cmp_lines *
 	}
 }
 
+/* Labels (run --label) whose values differ among the files: one note per
+ * key, each file's value or "-" ("label commit: A 3f2a1c, B 9e1d0a"). */
+static void check_labels(const struct cmp_file *fs, size_t nf, struct cmp_lines *notes)
+{
+	size_t k, i, j, len;
+	char line[1200];
+
+	for (k = 0; k < nf; k++)
+		for (i = 0; i < fs[k].r.nlabels; i++) {
+			const char *kv = fs[k].r.labels[i];
+			char key[40];
+			int differ = 0, seen = 0;
+
+			snprintf(key, sizeof(key), "%.*s", (int)strcspn(kv, "="), kv);
+			for (j = 0; j < k && !seen; j++)	/* each key once: where first seen */
+				seen = result_label(&fs[j].r, key) != NULL;
+			for (j = 0; j < nf && !seen; j++) {
+				const char *v = result_label(&fs[j].r, key);
+
+				differ |= !v || strcmp(v, kv + strlen(key) + 1) != 0;
+			}
+			if (seen || !differ)
+				continue;
+			len = (size_t)snprintf(line, sizeof(line), "label %s:", key);
+			for (j = 0; j < nf && len < sizeof(line); j++) {
+				const char *v = result_label(&fs[j].r, key);
+
+				len += (size_t)snprintf(line + len, sizeof(line) - len, "%s %s %s",
+							j ? "," : "", fs[j].label, v ? v : "-");
+			}
+			add_line(notes, "%s", line);
+		}
+}
+
 /* Everything that makes file k unlike the baseline f0. */
 static void check_pair(const struct cmp_file *f0, const struct cmp_file *fk,
 		       struct cmp_lines *warn, struct pdiff **pd, size_t *npd)
@@ -650,12 +684,20 @@ static int is_runs(const struct metric *m)
 }
 
 /* The ratio of file k's figure to the baseline's, its CI and the floor. */
-static void ratio_of(const struct cmp_row *rw, size_t k, struct cmp_ratio *r, double *floor,
-		     const char **kind)
+static void ratio_of(struct comparison *c, const struct cmp_row *rw, size_t k, struct cmp_ratio *r,
+		     double *floor, const char **kind)
 {
 	const struct metric *a = rw->m[0], *b = rw->m[k];
+	double learned;
+	size_t runs = 0;
 
 	*floor = compare_noise_floor(rw->id, a->derived || b->derived, kind);
+	if (c->learned && (learned = c->learned(c->learned_ctx, rw->id, rw->name, &runs)) > 0) {
+		*floor = learned;	/* this machine's own run-to-run spread */
+		*kind = "this machine's history";
+		if (runs > c->history_runs)
+			c->history_runs = runs;
+	}
 	if (is_runs(a) && is_runs(b) &&
 	    compare_ratio_runs(a->st.median, a->run_median, a->nruns, b->st.median, b->run_median,
 			       b->nruns, r) == 0) {
@@ -713,7 +755,7 @@ static void judge(struct comparison *c)
 			struct cmp_cell *cl = &rw->c[k];
 			int bi0, bik;
 
-			ratio_of(rw, k, &cl->r, &cl->floor, &cl->kind);
+			ratio_of(c, rw, k, &cl->r, &cl->floor, &cl->kind);
 			cl->verdict = compare_verdict(&cl->r, cl->floor, rw->m[0]->better);
 			bi0 = levels_of(rw->m[0], lv, sizeof(lv));
 			bik = levels_of(rw->m[k], lvk, sizeof(lvk));
@@ -727,6 +769,8 @@ static void judge(struct comparison *c)
 			}
 			c->counts[cl->verdict]++;
 			c->by_kind += !cl->r.from_runs && cl->verdict != CMP_NONE;	/* as counted above */
+			c->by_history += !cl->r.from_runs && cl->verdict != CMP_NONE && c->learned &&
+					 !strcmp(cl->kind, "this machine's history");
 		}
 		rw->derived = (rw->m[0]->derived || rw->m[1]->derived) &&
 			      !(is_runs(rw->m[0]) && is_runs(rw->m[1]));
@@ -783,9 +827,14 @@ static void print_table(const struct comparison *c, FILE *out)
 	}
 	fputc('\n', out);
 	compare_summary(c, out);
-	if (c->by_kind)
+	if (c->by_kind > c->by_history)
 		fprintf(out, "(%zu judged by the noise floor of their kind, docs/compare.md; files from\n"
-			" bakeoff run --runs K are judged by their own spread between runs)\n", c->by_kind);
+			" bakeoff run --runs K are judged by their own spread between runs)\n",
+			c->by_kind - c->by_history);
+	if (c->by_history)
+		fprintf(out, "(%zu judged by a floor learned from this machine's history, up to %zu runs:\n"
+			" twice the spread of the difference of two of its runs, docs/regressions.md)\n",
+			c->by_history, c->history_runs);
 }
 
 void compare_ratio_text(char *dst, size_t n, double r)
@@ -1085,6 +1134,7 @@ int compare_build(struct comparison *c)
 		free(pd[i].what);
 	free(pd);
 	check_guard(c->fs, c->nf, &c->warn, &c->notes);
+	check_labels(c->fs, c->nf, &c->notes);
 	if (build_rows(c) < 0)
 		rc = -1;
 	judge(c);

@@ -37,6 +37,9 @@ void compare_ratio_samples(double med_a, const double *a, size_t na, double med_
  * centred on med_b / med_a. Returns 0, or -1 (fewer than two runs). */
 int compare_ratio_runs(double med_a, const double *ra, size_t ka, double med_b,
 		       const double *rb, size_t kb, struct cmp_ratio *out);
+/* Student's t at 0.975 for df degrees of freedom (rounded down; 1.96
+ * beyond 60). */
+double compare_t975(double df);
 /* faster / slower when the whole CI lies beyond the noise floor (a ratio
  * outside [1/(1+floor), 1+floor]), else within noise. */
 enum cmp_verdict compare_verdict(const struct cmp_ratio *r, double floor, enum better better);
@@ -101,6 +104,13 @@ struct comparison {
 	size_t nrows;
 	size_t counts[5];	/* by enum cmp_verdict */
 	size_t by_kind;		/* verdicts judged by a kind's floor, not by runs */
+	/* compare --history DIR: the floor of a figure learned from the
+	 * baseline machine's own history (history.c), 0 when it has none;
+	 * *runs the runs it was learned from */
+	double (*learned)(void *ctx, const char *id, const char *metric, size_t *runs);
+	void *learned_ctx;
+	size_t by_history;	/* verdicts judged by a learned floor */
+	size_t history_runs;	/* the most runs such a floor was learned from */
 };
 
 /* "ID:NAME" (or "ID") with controls escaped, into dst. */

@@ -13,7 +13,7 @@
 #include <string.h>
 #include "report.h"
 
-static void csv_str(FILE *f, const char *s)
+void report_csv_str(FILE *f, const char *s)
 {
 	char tmp[4096];
 	const char *p;
@@ -39,7 +39,7 @@ static void csv_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void csv_num(FILE *f, double v)
+void report_csv_num(FILE *f, double v)
 {
 	char b[40];
 
@@ -57,11 +57,11 @@ static void csv_num(FILE *f, double v)
 static void row_start(FILE *f, size_t k, const struct result *r, const struct bench_result *b)
 {
 	fprintf(f, "%zu,", k + 1);
-	csv_str(f, r->host.hostname);
+	report_csv_str(f, r->host.hostname);
 	fputc(',', f);
-	csv_str(f, r->start_utc);
+	report_csv_str(f, r->start_utc);
 	fputc(',', f);
-	csv_str(f, b->id);
+	report_csv_str(f, b->id);
 }
 
 void report_csv(const struct result *const *rs, size_t n, FILE *f)
@@ -79,7 +79,7 @@ void report_csv(const struct result *const *rs, size_t n, FILE *f)
 			if (b->nmetrics == 0 || b->status != ST_OK) {
 				row_start(f, k, r, b);
 				fprintf(f, ",,%s,,,,,,,,,,,,", status_name(b->status));
-				csv_str(f, b->reason);
+				report_csv_str(f, b->reason);
 				fputc('\n', f);
 				if (b->nmetrics == 0)
 					continue;
@@ -91,19 +91,19 @@ void report_csv(const struct result *const *rs, size_t n, FILE *f)
 
 				row_start(f, k, r, b);
 				fputc(',', f);
-				csv_str(f, m->name);
+				report_csv_str(f, m->name);
 				fprintf(f, ",%s,", status_name(b->status));
-				csv_str(f, m->unit);
+				report_csv_str(f, m->unit);
 				fprintf(f, ",%s,", m->better == BETTER_HIGHER ? "higher" : "lower");
 				if (m->nsamples) {
-					csv_num(f, m->st.median);
+					report_csv_num(f, m->st.median);
 					fputc(',', f);
 					if (!m->derived && m->st.n >= 2) {
-						csv_num(f, m->st.ci_lo);
+						report_csv_num(f, m->st.ci_lo);
 						fputc(',', f);
-						csv_num(f, m->st.ci_hi);
+						report_csv_num(f, m->st.ci_hi);
 						fputc(',', f);
-						csv_num(f, m->st.cv);
+						report_csv_num(f, m->st.cv);
 					} else {
 						fputs(",,", f);
 					}
@@ -114,12 +114,12 @@ void report_csv(const struct result *const *rs, size_t n, FILE *f)
 				if (pct >= 0)
 					fprintf(f, "%.1f", pct);
 				fprintf(f, ",%d,", m->detail ? 1 : 0);
-				csv_str(f, m->derived);
+				report_csv_str(f, m->derived);
 				fputc(',', f);
 				report_bottleneck(b, m, bn, sizeof(bn));
-				csv_str(f, bn);
+				report_csv_str(f, bn);
 				fputc(',', f);
-				csv_str(f, m->note);
+				report_csv_str(f, m->note);
 				fputc('\n', f);
 			}
 		}

@@ -78,21 +78,13 @@ static void dd_line(const struct metric *m, FILE *f)
 
 static void report_dd(const struct result *r, FILE *f)
 {
-	const struct bench_result *b = result_bench(r, "disk.seq");
+	const struct bench_result *b = report_usable(f, "dd", r, "disk.seq");
 	const struct param *dir, *direct;
 	size_t i;
 	int d;
 
-	if (!b) {
-		fputs("dd: no disk.seq in this result\n", f);
+	if (!b)
 		return;
-	}
-	if (b->status != ST_OK) {
-		fprintf(f, "dd: disk.seq %s: ", status_name(b->status));
-		report_put(f, b->reason, 0);
-		fputc('\n', f);
-		return;
-	}
 	dir = result_param(b, "dir");
 	direct = result_param(b, "direct");
 	fputs("# dd on ", f);
@@ -217,22 +209,14 @@ static double pnum(const struct bench_result *b, const char *key)
 
 static void report_bonnie(const struct result *r, FILE *f)
 {
-	const struct bench_result *b = result_bench(r, "disk.bonnie");
+	const struct bench_result *b = report_usable(f, "bonnie", r, "disk.bonnie");
 	const struct param *csv;
 	struct bon_fig io[6], fl[6];
 	char name[64], size[16], files[80];
 	int i, cached = 0;
 
-	if (!b) {
-		fputs("bonnie: no disk.bonnie in this result\n", f);
+	if (!b)
 		return;
-	}
-	if (b->status != ST_OK) {
-		fprintf(f, "bonnie: disk.bonnie %s: ", status_name(b->status));
-		report_put(f, b->reason, 0);
-		fputc('\n', f);
-		return;
-	}
 	bon_name(r, name, sizeof(name));
 	bon_size(b, size, sizeof(size));
 	for (i = 0; i < 6; i++) {
@@ -364,22 +348,14 @@ static void iozone_single(const struct bench_result *b, FILE *f)
 
 static void report_iozone(const struct result *r, FILE *f)
 {
-	const struct bench_result *b = result_bench(r, "disk.iozone");
+	const struct bench_result *b = report_usable(f, "iozone", r, "disk.iozone");
 	const struct param *dir, *direct;
 	unsigned long long kb[64], rows[512][2], recs[32];
 	size_t i, nrows = 0, nkb = 0, nrec = 0, k, j;
 	int t, cached_n = 0, n = 0;
 
-	if (!b) {
-		fputs("iozone: no disk.iozone in this result\n", f);
+	if (!b)
 		return;
-	}
-	if (b->status != ST_OK) {
-		fprintf(f, "iozone: disk.iozone %s: ", status_name(b->status));
-		report_put(f, b->reason, 0);
-		fputc('\n', f);
-		return;
-	}
 	dir = result_param(b, "dir");
 	direct = result_param(b, "direct");
 	/* The cells, in the order measured: from the write metrics' names. */

@@ -1,6 +1,7 @@
-/* figures.c — what the chart, CSV and HTML renderers share: a figure's
- * %CPU, the note on what limited it (bottleneck), and the reading of curve
- * points out of metric names ("write 64k", "rand/512B"). Read only. */
+/* figures.c — what the renderers share: a figure's %CPU, the note on what
+ * limited it (bottleneck), the reading of curve points out of metric names
+ * ("write 64k", "rand/512B"), and the one benchmark a tool's format shows
+ * (report_usable). Read only. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -119,4 +120,22 @@ void report_file_label(const struct result *const *rs, size_t n, size_t k, char 
 		snprintf(dst, len, "%s (%zu)", rs[k]->host.hostname, k + 1);
 	else
 		snprintf(dst, len, "%s", rs[k]->host.hostname);
+}
+
+const struct bench_result *report_usable(FILE *f, const char *tool, const struct result *r,
+					 const char *id)
+{
+	const struct bench_result *b = result_bench(r, id);
+
+	if (!b) {
+		fprintf(f, "%s: no %s in this result\n", tool, id);
+		return NULL;
+	}
+	if (b->status != ST_OK) {
+		fprintf(f, "%s: %s %s: ", tool, id, status_name(b->status));
+		report_put(f, b->reason, 0);
+		fputc('\n', f);
+		return NULL;
+	}
+	return b;
 }

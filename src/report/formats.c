@@ -6,6 +6,7 @@
  * format is its renderer's file and one row below. */
 #include <stdio.h>
 #include <string.h>
+#include "history.h"
 #include "report.h"
 
 static void r_text(const struct result *const *rs, size_t n, int all, FILE *f)
@@ -80,6 +81,12 @@ static void r_csv(const struct result *const *rs, size_t n, int all, FILE *f)
 	report_csv(rs, n, f);
 }
 
+static void r_bmf(const struct result *const *rs, size_t n, int all, FILE *f)
+{
+	(void)n;
+	report_bmf(rs[0], all, f);
+}
+
 static void r_chart(const struct result *const *rs, size_t n, int all, FILE *f)
 {
 	(void)all;
@@ -95,19 +102,24 @@ static void r_html(const struct result *const *rs, size_t n, int all, FILE *f)
 
 #define CF (FMT_COMPARE | FMT_FLEET)
 const struct report_format report_formats[] = {	/* the first row is the default */
-	{ "text", NULL, 0, "the table the run printed (default)", r_text, CF, 0 },
-	{ "json", NULL, 1, "one file, re-serialized", r_json, 0, 0 },
-	{ "lmbench", NULL, 0, "the lmbench 3 summary, one row per file", r_lmbench, 0, 0 },
-	{ "ttcp", "net.tcp.bw", 0, "net.tcp.bw as ttcp -t and -r print it", r_ttcp, 0, 0 },
-	{ "dhrystone", "cpu.int", 0, "cpu.int's two lines", r_dhrystone, 0, 0 },
-	{ "time", "time", 0, "bakeoff time's csh lines and table", r_time, 0, 0 },
-	{ "dd", "disk.seq", 0, "dd's lines from disk.seq", r_dd, 0, 0 },
-	{ "bonnie", "disk.bonnie", 0, "bonnie++'s table and CSV line from disk.bonnie", r_bonnie, 0, 0 },
-	{ "iozone", "disk.iozone", 0, "iozone's report from disk.iozone", r_iozone, 0, 0 },
-	{ "csv", NULL, 0, "one row per figure per file, medians exact", r_csv, 0, 0 },
-	{ "chart", NULL, 0, "ASCII bar charts, one symbol per file, 80 columns", r_chart, 0, 0 },
-	{ "html", NULL, 0, "one self-contained page with tables and SVG charts", r_html, CF, 1 },
-	{ NULL, NULL, 0, NULL, NULL, 0, 0 },
+	{ "text", NULL, 0, "the table the run printed (default)", r_text, CF | FMT_HISTORY, 0, history_print_text },
+	{ "json", NULL, 1, "one file, re-serialized", r_json, 0, 0, NULL },
+	{ "lmbench", NULL, 0, "the lmbench 3 summary, one row per file", r_lmbench, 0, 0, NULL },
+	{ "ttcp", "net.tcp.bw", 0, "net.tcp.bw as ttcp -t and -r print it", r_ttcp, 0, 0, NULL },
+	{ "dhrystone", "cpu.int", 0, "cpu.int's two lines", r_dhrystone, 0, 0, NULL },
+	{ "time", "time", 0, "bakeoff time's csh lines and table", r_time, 0, 0, NULL },
+	{ "dd", "disk.seq", 0, "dd's lines from disk.seq", r_dd, 0, 0, NULL },
+	{ "bonnie", "disk.bonnie", 0, "bonnie++'s table and CSV line from disk.bonnie", r_bonnie, 0, 0, NULL },
+	{ "iozone", "disk.iozone", 0, "iozone's report from disk.iozone", r_iozone, 0, 0, NULL },
+	{ "csv", NULL, 0, "one row per figure per file, medians exact", r_csv, FMT_HISTORY, 0, history_print_csv },
+	{ "chart", NULL, 0, "ASCII bar charts, one symbol per file, 80 columns", r_chart, 0, 0, NULL },
+	{ "html", NULL, 0, "one self-contained page with tables and SVG charts", r_html, CF | FMT_HISTORY, 1,
+	  history_print_html },
+	{ "bmf", NULL, 1, "Bencher Metric Format: a benchmark per figure, median and 95% CI", r_bmf, 0, 0,
+	  NULL },
+	{ "openmetrics", NULL, 0, "Prometheus text (node_exporter textfile): a gauge per figure, by host",
+	  report_openmetrics, 0, 0, NULL },
+	{ NULL, NULL, 0, NULL, NULL, 0, 0, NULL },
 };
 #undef CF
 

@@ -133,6 +133,10 @@ static void hosts(const struct result *const *rs, size_t n, FILE *f)
 			r->interrupted ? ", <b>interrupted</b>" : "",
 			r->incomplete ? ", <b>incomplete</b>" : "");
 		report_html_esc(f, h->version);
+		for (size_t i = 0; i < r->nlabels; i++) {
+			fputs(i ? ", " : "</dd><dt>Labels</dt><dd>", f);
+			report_html_esc(f, r->labels[i]);
+		}
 		fputs("</dd><dt>Guard</dt><dd>", f);
 		fprintf(f, "<span class=\"%s\">", strcmp(r->guard.verdict, "valid") ? "warn" : "okv");
 		report_html_esc(f, r->guard.verdict);

@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include "result.h"
 
+struct history;
+struct hx_view;
+
 /* The default table: header (host, run, guard) and one line per figure;
  * curve points and intermediate figures (metric.detail) only when all. */
 void report_text(const struct result *r, FILE *f, int all);
@@ -26,8 +29,10 @@ struct report_format {
 	void (*render)(const struct result *const *rs, size_t n, int all, FILE *f);
 	unsigned verbs;		/* FMT_*: the verbs besides report that offer it */
 	int page;		/* a self-contained HTML page (compare and fleet draw their own) */
+	/* history's renderer (history-out.c; FMT_HISTORY): 0, or -1 */
+	int (*history)(const struct history *h, const struct hx_view *v, FILE *f);
 };
-enum { FMT_REPORT = 0, FMT_COMPARE = 1u << 0, FMT_FLEET = 1u << 1 };
+enum { FMT_REPORT = 0, FMT_COMPARE = 1u << 0, FMT_FLEET = 1u << 1, FMT_HISTORY = 1u << 2 };
 extern const struct report_format report_formats[];
 /* The row of that name that verb offers (FMT_REPORT: every row), or NULL. */
 const struct report_format *report_format_find(const char *name);
@@ -74,6 +79,12 @@ void report_put(FILE *f, const char *s, int width);
 size_t report_esc(char *dst, size_t n, const char *s);
 size_t report_esc_width(const char *s);
 
+/* The benchmark id that tool's format shows, when r has it and it ran;
+ * else NULL after one line on f saying which ("dd: no disk.seq in this
+ * result", "ttcp: net.tcp.bw failed: REASON"). figures.c */
+const struct bench_result *report_usable(FILE *f, const char *tool, const struct result *r,
+					 const char *id);
+
 /* ---- issue 12: charts, CSV, HTML (figures.c, csv.c, chart.c, html.c) ---- */
 /* %CPU of a rate's measured phase (user+sys over wall), or -1 when none. */
 double report_cpu_pct(const struct metric *m);
@@ -97,6 +108,15 @@ void report_file_label(const struct result *const *rs, size_t n, size_t k, char 
 /* --format csv: a header, then one row per metric per result (a benchmark
  * that did not run: one row with its status and no median). */
 void report_csv(const struct result *const *rs, size_t n, FILE *f);
+/* Exports (export.c): Bencher Metric Format of one file, and the
+ * Prometheus / OpenMetrics text format of several (a gauge per figure,
+ * labelled by host). Main figures only unless all. */
+void report_bmf(const struct result *r, int all, FILE *f);
+void report_openmetrics(const struct result *const *rs, size_t n, int all, FILE *f);
+/* One CSV field as csv.c writes it: a string escaped, quoted when it must
+ * be, a formula defused; a number exact. */
+void report_csv_str(FILE *f, const char *s);
+void report_csv_num(FILE *f, double v);
 /* --format chart and `bakeoff chart`: ASCII bar charts within 80 columns,
  * one symbol per file. ids (n_ids, may be 0: every main figure and curve)
  * select benchmarks ("disk.seq") or figures ("mem.lat:L1"), as prefixes.

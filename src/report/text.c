@@ -46,6 +46,12 @@ static void report_header(const struct result *r, FILE *f)
 	if (r->runs > 1)	/* compare */
 		fprintf(f, ", %d runs of each benchmark (samples pooled)", r->runs);
 	fprintf(f, "%s\n", r->interrupted ? ", INTERRUPTED" : "");
+	for (size_t i = 0; i < r->nlabels; i++) {
+		fputs(i ? ", " : "labels: ", f);
+		report_put(f, r->labels[i], 0);
+		if (i + 1 == r->nlabels)
+			fputc('\n', f);
+	}
 	fprintf(f, "harness: >= %d samples of >= %.0f ms", r->samples, r->target_sample_ns / 1e6);
 	if (r->ci_target > 0)	/* --ci-target */
 		fprintf(f, ", more until the 95%% CI is within +-%.3g%%", r->ci_target * 100);

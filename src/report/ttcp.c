@@ -44,21 +44,13 @@ static void end(const struct bench_result *b, const char *side, FILE *f)
 
 void report_ttcp(const struct result *r, FILE *f)
 {
-	const struct bench_result *b = result_bench(r, "net.tcp.bw");
+	const struct bench_result *b = report_usable(f, "ttcp", r, "net.tcp.bw");
 	const struct param *peer, *addr;
 	const char *port;
 	int k;
 
-	if (!b) {
-		fputs("ttcp: this result has no net.tcp.bw\n", f);
+	if (!b)
 		return;
-	}
-	if (b->status != ST_OK) {
-		fprintf(f, "ttcp: net.tcp.bw %s: ", status_name(b->status));
-		report_put(f, b->reason, 0);
-		fputc('\n', f);
-		return;
-	}
 	if (!result_param(b, "t_bytes")) {
 		fputs("ttcp: net.tcp.bw ran both ways at once (--bidir), which ttcp cannot show\n", f);
 		return;

@@ -152,7 +152,7 @@ check "chart: one line saying so" sh -c "[ \$(wc -l <'$TMP/e') -eq 1 ]"
 "$BAKEOFF" chart >/dev/null 2>&1
 ok $(($? != 2)) "chart without a file: exit 2"
 "$BAKEOFF" report --format nope "$TMP/a.json" >/dev/null 2>"$TMP/e"
-check "report --format lists csv, chart and html" grep -q 'csv, chart or html' "$TMP/e"
+check "report --format lists csv, chart, html and the exports" grep -q 'csv, chart, html, bmf or openmetrics' "$TMP/e"
 
 # ---- HTML ----
 "$BAKEOFF" report --format html "$TMP/a.json" "$TMP/b.json" >"$TMP/r.html"

@@ -15,6 +15,7 @@
 #include "buf.h"
 #include "json.h"
 #include "net/proto.h"
+#include "report/history.h"
 #include "report/report.h"
 #include "result.h"
 #include "units.h"
@@ -56,6 +57,13 @@ static inline void fuzz_result(const uint8_t *data, size_t size)
 		return;
 	}
 	report_text(&r, fuzz_devnull(), 1);
+	{	/* the lean reader (history's) accepts what the full one does */
+		struct result lean;
+
+		if (result_from_json_lean((const char *)data, size, &lean, &off, err, sizeof(err)) < 0)
+			abort();
+		result_free(&lean);
+	}
 	result_to_json(&r, &out);
 	if (!out.oom) {
 		if (result_from_json(out.p, out.len, &back, &off, err, sizeof(err)) < 0) {
@@ -130,6 +138,52 @@ static inline void fuzz_proto(const uint8_t *data, size_t size)
 		if (proto_has(&m, (enum proto_key)k) &&
 		    (strcmp(m.str[k], back.str[k]) != 0 || m.num[k] != back.num[k]))
 			abort();
+}
+
+/* history's index reader (DIR/.bakeoff-index, a file anyone may damage):
+ * accept or refuse; what it accepts is written back and read again to as
+ * many records. */
+static inline void fuzz_index(const uint8_t *data, size_t size)
+{
+	struct history h;
+	struct hx_file *recs = NULL, *again = NULL;
+	size_t n = 0, m = 0, i, nskip = 0;
+	char err[200], *text = NULL;
+	size_t len = 0;
+	FILE *in, *out;
+
+	if (!size || !(in = fmemopen((void *)(uintptr_t)data, size, "r")))
+		return;
+	history_init(&h, NULL);
+	if (history_index_load(&h, in, &recs, &n, err, sizeof(err)) == 0) {
+		for (i = 0; i < n; i++)	/* the records into h, the skip records aside */
+			if (recs[i].skip)
+				recs[nskip++] = recs[i];
+			else if (history_add_record(&h, &recs[i]) < 0)
+				history_file_free(&recs[i]);
+		if ((out = open_memstream(&text, &len))) {
+			int bad = history_index_dump(out, &h, 0, recs, nskip, 0) < 0;
+			FILE *back;
+
+			fclose(out);
+			if (!bad && text && (back = fmemopen(text, len, "r"))) {
+				if (len && history_index_load(&h, back, &again, &m, err, sizeof(err)) < 0)
+					abort();
+				if (len && m != h.nfiles + nskip)
+					abort();
+				fclose(back);
+			}
+			for (i = 0; i < m; i++)
+				history_file_free(&again[i]);
+			free(again);
+			free(text);
+		}
+		for (i = 0; i < nskip; i++)
+			history_file_free(&recs[i]);
+	}
+	free(recs);
+	history_free(&h);
+	fclose(in);
 }
 
 #endif

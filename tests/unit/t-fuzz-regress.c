@@ -41,6 +41,7 @@ static int replay_dir(const char *dir)
 		fuzz_result((const uint8_t *)(b.p ? b.p : ""), b.len);
 		fuzz_units((const uint8_t *)(b.p ? b.p : ""), b.len);
 		fuzz_proto((const uint8_t *)(b.p ? b.p : ""), b.len);
+		fuzz_index((const uint8_t *)(b.p ? b.p : ""), b.len);
 		buf_free(&b);
 		n++;
 	}
@@ -52,7 +53,7 @@ int main(void)
 {
 	static const char *dirs[] = {
 		"tests/fuzz/regress", "tests/fuzz/corpus/result", "tests/fuzz/corpus/json",
-		"tests/fuzz/corpus/units", "tests/fuzz/corpus/proto",
+		"tests/fuzz/corpus/units", "tests/fuzz/corpus/proto", "tests/fuzz/corpus/index",
 	};
 	size_t i;
 

@@ -1,0 +1,339 @@
+/* history-trend.c — a history's series (one machine's runs in order of
+ * their start) and each figure's timeline in a series with its change
+ * points: E-divisive with means proposes a split (core/changepoint.c); a
+ * split is kept when the Welch t interval of the ratio of the two sides
+ * (on the logs of the run medians, compare_ratio_runs) excludes 1, a rank
+ * test agrees (Mann-Whitney), and the change clears the noise floor. The floor is learned from the series
+ * itself once it has HX_LEARN_MIN runs (twice the run-to-run spread: the
+ * median absolute difference of consecutive runs, which a few level shifts
+ * barely move), else it is compare's fixed floor of that kind of figure.
+ * docs/regressions.md gives the method and its measured hit rates. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "changepoint.h"
+#include "compare.h"
+#include "history.h"
+#include "stats.h"
+
+#ifndef MIN_SEGMENT
+#define MIN_SEGMENT 4		/* runs on each side of a change at least */
+#endif
+#ifndef LEARNED_MULT
+#define LEARNED_MULT 1.0	/* the learned floor: this many run-to-run spreads */
+#endif
+#define LEARNED_MIN 0.005	/* and never under 0.5% */
+#ifndef RANK_Z
+#define RANK_Z 3.29		/* the rank test's |z| at least (p < 0.001: a split is the
+				 * best of n tried, so 5% would call noise a change) */
+#endif
+
+struct group {
+	char key[600];
+	struct hx_series s;
+	size_t cap;
+};
+
+static const struct history *sort_h;
+
+static int cmp_run(const void *a, const void *b)
+{
+	const struct hx_file *x = &sort_h->files[*(const size_t *)a], *y = &sort_h->files[*(const size_t *)b];
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+static int cmp_group(const void *a, const void *b)
+{
+	return strcmp(((const struct group *)a)->key, ((const struct group *)b)->key);
+}
+
+size_t history_series(const struct history *h, const char *by, struct hx_series **out)
+{
+	struct group *g = NULL;
+	size_t ng = 0, capg = 0, i, k;
+	char val[256];
+
+	*out = NULL;
+	for (i = 0; i < h->nfiles; i++) {
+		const struct hx_file *f = &h->files[i];
+		const char *v = by ? history_label(f, by, val, sizeof(val)) : NULL;
+		char key[600];
+
+		/* host first, so the series come out by host name */
+		snprintf(key, sizeof(key), "%s\x1f%s\x1f%s", f->host, f->fp, by ? (v ? v : "") : "");
+		for (k = 0; k < ng && strcmp(g[k].key, key); k++)
+			;
+		if (k == ng) {
+			struct group *ngp = capg == ng ? realloc(g, (capg = capg ? 2 * capg : 8) * sizeof(*g)) : g;
+
+			if (!ngp)
+				break;
+			g = ngp;
+			memset(&g[ng], 0, sizeof(g[ng]));
+			snprintf(g[ng].key, sizeof(g[ng].key), "%s", key);
+			if (by)
+				snprintf(g[ng].s.by, sizeof(g[ng].s.by), "%s=%s", by, v ? v : "(none)");
+			ng++;
+		}
+		if (g[k].s.n == g[k].cap) {
+			size_t *nf = realloc(g[k].s.files, (g[k].cap = g[k].cap ? 2 * g[k].cap : 16) * sizeof(size_t));
+
+			if (!nf)
+				break;
+			g[k].s.files = nf;
+		}
+		g[k].s.files[g[k].s.n++] = i;
+	}
+	if (!g)
+		return 0;
+	qsort(g, ng, sizeof(*g), cmp_group);
+	*out = calloc(ng, sizeof(**out));
+	sort_h = h;
+	for (k = 0; k < ng; k++) {
+		qsort(g[k].s.files, g[k].s.n, sizeof(size_t), cmp_run);
+		if (*out)
+			(*out)[k] = g[k].s;
+		else
+			free(g[k].s.files);
+	}
+	free(g);
+	return *out ? ng : 0;
+}
+
+void history_series_free(struct hx_series *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(s[i].files);
+	free(s);
+}
+
+void history_trend_free(struct hx_trend *t)
+{
+	free(t->file);
+	free(t->v);
+	free(t->used);
+	memset(t, 0, sizeof(*t));
+}
+
+static double median_copy(const double *x, size_t n)
+{
+	double *s = malloc(n * sizeof(double)), m;
+
+	if (!s || n == 0) {
+		free(s);
+		return NAN;
+	}
+	memcpy(s, x, n * sizeof(double));
+	qsort(s, n, sizeof(double), stats_cmp_double);
+	m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	free(s);
+	return m;
+}
+
+/* after / before of x[a..b) against x[b..c), with its 95% CI: 0, or -1. */
+static int side_ratio(const double *x, size_t a, size_t b, size_t c, struct cmp_ratio *r)
+{
+	return compare_ratio_runs(median_copy(x + a, b - a), x + a, b - a, median_copy(x + b, c - b), x + b,
+				  c - b, r);
+}
+
+static double size_of(double ratio)
+{
+	return ratio >= 1 ? ratio - 1 : 1 / ratio - 1;
+}
+
+/* x[a..c) falls in two levels (compare_bimodal) and both sides of b
+ * have runs at both: the machine switching between two speeds (a host's
+ * clock, a guest's placement), not a change at b. */
+static int two_levels(const double *x, size_t a, size_t b, size_t c)
+{
+	double lo, hi, mid;
+	size_t i, n[2][2] = { { 0, 0 }, { 0, 0 } };
+
+	if (!compare_bimodal(x + a, c - a, 2, &lo, &hi))
+		return 0;
+	mid = sqrt(lo * hi);
+	for (i = a; i < c; i++)
+		n[i >= b][x[i] >= mid]++;
+	return n[0][0] && n[0][1] && n[1][0] && n[1][1];
+}
+
+/* Mann-Whitney's U of x[a..b) against x[b..c) as a normal z (no tie
+ * correction): a rank test that a few outliers or a machine switching
+ * between two speeds cannot sway the way they sway a mean. */
+static double rank_z(const double *x, size_t a, size_t b, size_t c)
+{
+	double u = 0, m = (double)(b - a), k = (double)(c - b);
+	size_t i, j;
+
+	for (i = a; i < b; i++)
+		for (j = b; j < c; j++)
+			u += x[i] < x[j] ? 1 : x[i] == x[j] ? 0.5 : 0;
+	return (u - m * k / 2) / sqrt(m * k * (m + k + 1) / 12);
+}
+
+/* The |z| a change must reach: RANK_Z, or, where the two sides are too
+ * short for any split to reach it, 90% of the most extreme z they allow
+ * (every value of one side beyond every value of the other). */
+static double rank_need(size_t a, size_t b, size_t c)
+{
+	double m = (double)(b - a), k = (double)(c - b), most = sqrt(3 * m * k / (m + k + 1));
+
+	return fmin(RANK_Z, 0.9 * most);
+}
+
+/* The change at b between x[a..b) and x[b..c) is real: its CI excludes
+ * none, the ranks agree (Mann-Whitney, p < 0.001), it clears the floor,
+ * and it is not a switch between two levels. */
+static int holds(const struct hx_trend *t, const double *x, size_t a, size_t b, size_t c, double *size)
+{
+	struct cmp_ratio r;
+
+	*size = 0;
+	if (side_ratio(x, a, b, c, &r) < 0)
+		return 0;
+	*size = size_of(r.ratio);
+	return (r.lo > 1 || r.hi < 1) && *size > t->floor && fabs(rank_z(x, a, b, c)) >= rank_need(a, b, c) &&
+	       !two_levels(x, a, b, c);
+}
+
+static int accept(const double *x, size_t n, size_t tau, void *ctx)
+{
+	double size;
+
+	return holds(ctx, x, 0, tau, n, &size);
+}
+
+/* A change point tested against its final neighbours (the segments on
+ * either side once every split is made, not the wider ones it was found
+ * in), as Otava re-tests them: while one fails, the weakest failing one
+ * (the smallest change) goes and its two segments merge. Returns how many
+ * stay. */
+static size_t prune(const struct hx_trend *t, const double *x, size_t n, size_t *cps, size_t ncp)
+{
+	for (;;) {
+		size_t i, worst = ncp;
+		double smallest = INFINITY;
+
+		for (i = 0; i < ncp; i++) {
+			size_t a = i ? cps[i - 1] : 0, c = i + 1 < ncp ? cps[i + 1] : n;
+			double size;
+
+			if (!holds(t, x, a, cps[i], c, &size) && size < smallest) {
+				smallest = size;
+				worst = i;
+			}
+		}
+		if (worst == ncp)
+			return ncp;
+		memmove(cps + worst, cps + worst + 1, (ncp - worst - 1) * sizeof(*cps));
+		ncp--;
+	}
+}
+
+/* Run-to-run spread of x[0..n) as a fraction: 1.4826 x the median
+ * absolute log difference of consecutive runs / sqrt 2 (a robust standard
+ * deviation of one run; a level shift is one outlying difference). */
+static double spread(const double *x, size_t n)
+{
+	double *d = malloc(n * sizeof(double)), s;
+	size_t i, k = 0;
+
+	if (!d)
+		return NAN;
+	for (i = 0; i + 1 < n; i++)
+		if (x[i] > 0 && x[i + 1] > 0)
+			d[k++] = fabs(log(x[i + 1] / x[i]));
+	s = k ? 1.4826 * median_copy(d, k) / sqrt(2.0) : NAN;
+	free(d);
+	return s;
+}
+
+/* The points of key in s, and which are used. 0, or -1. */
+static int points(const struct history *h, const struct hx_series *s, size_t key, int include_suspect,
+		  struct hx_trend *t)
+{
+	size_t i, j;
+
+	t->file = malloc((s->n + 1) * sizeof(size_t));
+	t->v = malloc((s->n + 1) * sizeof(double));
+	t->used = malloc(s->n + 1);
+	if (!t->file || !t->v || !t->used)
+		return -1;
+	for (i = 0; i < s->n; i++) {
+		const struct hx_file *f = &h->files[s->files[i]];
+
+		for (j = 0; j < f->nfigs && f->figs[j].key != key; j++)
+			;
+		if (j == f->nfigs)
+			continue;
+		t->file[t->n] = s->files[i];
+		t->v[t->n] = f->figs[j].median;
+		t->used[t->n] = !f->unjudgeable && (include_suspect || !f->suspect) && f->figs[j].median > 0;
+		t->nused += t->used[t->n];
+		t->n++;
+	}
+	return 0;
+}
+
+int history_trend(const struct history *h, const struct hx_series *s, size_t key, int include_suspect,
+		  struct hx_trend *t)
+{
+	const struct hx_key *k = &h->keys[key];
+	size_t cps[HX_MAX_CHANGES], ncp, i, u, *at;
+	double *x;
+	int rc = -1;
+
+	memset(t, 0, sizeof(*t));
+	t->key = key;
+	if (points(h, s, key, include_suspect, t) < 0)
+		return -1;
+	x = malloc((t->nused + 1) * sizeof(double));
+	at = malloc((t->nused + 1) * sizeof(size_t));
+	if (!x || !at)
+		goto out;
+	for (i = 0, u = 0; i < t->n; i++)
+		if (t->used[i]) {
+			at[u] = i;
+			x[u++] = t->v[i];
+		}
+	t->floor = compare_noise_floor(k->id, k->derived, &t->floor_kind);
+	if (t->nused >= HX_LEARN_MIN && isfinite(spread(x, u))) {
+		t->spread = spread(x, u);
+		t->floor = LEARNED_MULT * t->spread;
+		if (t->floor < LEARNED_MIN)
+			t->floor = LEARNED_MIN;
+		t->floor_runs = t->nused;
+	}
+	ncp = cp_segment(x, u, MIN_SEGMENT, accept, t, cps, HX_MAX_CHANGES);
+	ncp = prune(t, x, u, cps, ncp);
+	for (i = 0; i < ncp; i++) {
+		size_t a = i ? cps[i - 1] : 0, c = i + 1 < ncp ? cps[i + 1] : u;
+		struct cmp_ratio r;
+
+		if (side_ratio(x, a, cps[i], c, &r) < 0)
+			continue;
+		t->ch[t->nch].at = at[cps[i]];
+		t->ch[t->nch].ratio = r.ratio;
+		t->ch[t->nch].lo = r.lo;
+		t->ch[t->nch].hi = r.hi;
+		t->nch++;
+	}
+	rc = 0;
+out:
+	free(x);
+	free(at);
+	return rc;
+}
+
+void history_floor_text(const struct hx_trend *t, char *out, size_t n)
+{
+	if (t->floor_runs)
+		snprintf(out, n, "%.3g%%: this machine's history, %zu runs", t->floor * 100, t->floor_runs);
+	else
+		snprintf(out, n, "%.3g%%: fixed, %s (fewer than %d runs to learn from)", t->floor * 100,
+			 t->floor_kind ? t->floor_kind : "other", HX_LEARN_MIN);
+}
