@@ -17,6 +17,7 @@
  * rebuilt when it is missing, damaged or written by another version; it
  * replaces only a file that is an index (its first line says so), through
  * a new file renamed over it. The result files stay the truth. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -47,7 +48,8 @@ static void unescape(char *s)
 	for (; *s; s++) {
 		unsigned v;
 
-		if (*s == '%' && sscanf(s + 1, "%2x", &v) == 1) {
+		if (*s == '%' && isxdigit((unsigned char)s[1]) && isxdigit((unsigned char)s[2]) &&
+		    sscanf(s + 1, "%2x", &v) == 1) {
 			*w++ = (char)v;
 			s += 2;
 		} else {
@@ -136,8 +138,9 @@ static int f_line(char **fl, size_t nf, const size_t *map, size_t nmap, struct h
 
 	memset(f, 0, sizeof(*f));
 	if (nf != 15 || num(fl[2], &f->size) < 0 || num(fl[3], &f->mtime) < 0 || strlen(fl[4]) >= sizeof(f->fp) ||
-	    num(fl[11], &suspect) < 0 || (fl[12][0] != '-' && fl[12][0] != '+'))
-		return -1;
+	    strspn(fl[4], "0123456789abcdef") != strlen(fl[4]) || num(fl[11], &suspect) < 0 ||
+	    (fl[12][0] != '-' && fl[12][0] != '+'))
+		return -1;	/* the fingerprint is hex, as written */
 	f->path = dup_or(fl[1], &bad);
 	snprintf(f->fp, sizeof(f->fp), "%s", fl[4]);
 	f->facts = dup_or(fl[5], &bad);
