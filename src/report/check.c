@@ -351,18 +351,10 @@ static int against_history(const struct check_opts *o, const struct result *rn, 
 /* Why NEW cannot be judged (NULL: it can). */
 static const char *unjudgeable(const struct check_opts *o, const struct result *r, char *buf, size_t n)
 {
-	size_t i;
+	const char *why = history_unjudgeable(r, buf, n);
 
-	if (r->interrupted)
-		return "the run was interrupted";
-	if (r->incomplete)
-		return "the file is incomplete (the run was still going, or was killed)";
-	for (i = 0; i < r->nbenches; i++)
-		if (r->benches[i].status == ST_FAILED || r->benches[i].status == ST_INTERRUPTED) {
-			snprintf(buf, n, "%s %s: %s", r->benches[i].id, status_name(r->benches[i].status),
-				 r->benches[i].reason ? r->benches[i].reason : "?");
-			return buf;
-		}
+	if (why)
+		return why;
 	if (o->require_valid && strcmp(r->guard.verdict, "valid")) {
 		snprintf(buf, n, "the guard judged it %s (--require-valid)", r->guard.verdict);
 		return buf;

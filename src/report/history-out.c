@@ -10,6 +10,7 @@
 #include <string.h>
 #include "history.h"
 #include "report.h"
+#include "stats.h"
 #include "units.h"
 
 #define NAME_W 22
@@ -376,13 +377,6 @@ int history_print_csv(const struct history *h, const struct hx_view *v, FILE *f)
 #define ACROSS_SCORE 5.0	/* robust z (median, MAD) at least this far */
 #define ACROSS_MIN_EFFECT 0.05	/* and at least 5% from the fleet's median */
 
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static double median_sorted(const double *s, size_t n)
 {
 	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
@@ -434,11 +428,11 @@ static size_t across_key(const struct history *h, const size_t *at, size_t n, si
 		return 0;
 	}
 	memcpy(dev, v, m * sizeof(double));
-	qsort(dev, m, sizeof(double), cmp_dbl);
+	qsort(dev, m, sizeof(double), stats_cmp_double);
 	med = median_sorted(dev, m);
 	for (i = 0; i < m; i++)
 		dev[i] = fabs(v[i] - med);
-	qsort(dev, m, sizeof(double), cmp_dbl);
+	qsort(dev, m, sizeof(double), stats_cmp_double);
 	mad = median_sorted(dev, m);
 	sd = 1.4826 * mad > 1e-6 ? 1.4826 * mad : 1e-6;
 	fig_name(k, name, sizeof(name), 0);

@@ -220,22 +220,19 @@ static char *join_labels(const struct result *r)
 	return s;
 }
 
-/* Why a run cannot be judged (NULL: it can). */
-static char *unjudgeable(const struct result *r)
+const char *history_unjudgeable(const struct result *r, char *why, size_t n)
 {
-	char why[600];
 	size_t i;
 
 	if (r->interrupted)
-		return strdup("the run was interrupted");
+		return "the run was interrupted";
 	if (r->incomplete)
-		return strdup("the file is incomplete (the run was still going, or was killed)");
+		return "the file is incomplete (the run was still going, or was killed)";
 	for (i = 0; i < r->nbenches; i++)
 		if (r->benches[i].status == ST_FAILED || r->benches[i].status == ST_INTERRUPTED) {
-			snprintf(why, sizeof(why), "%s %s: %s", r->benches[i].id,
-				 status_name(r->benches[i].status),
+			snprintf(why, n, "%s %s: %s", r->benches[i].id, status_name(r->benches[i].status),
 				 r->benches[i].reason ? r->benches[i].reason : "?");
-			return strdup(why);
+			return why;
 		}
 	return NULL;
 }
@@ -294,8 +291,14 @@ static int record_of(struct history *h, const struct result *r, const char *path
 	if (history_parse_utc(f->start, &f->t) < 0)
 		f->t = (time_t)-1;
 	f->suspect = strcmp(r->guard.verdict, "valid") != 0;
-	f->failed = unjudgeable(r);
-	f->unjudgeable = f->failed != NULL;
+	{
+		char buf[600];
+		const char *why = history_unjudgeable(r, buf, sizeof(buf));
+
+		f->unjudgeable = why != NULL;
+		if (why && !(f->failed = strdup(why)))
+			return -1;
+	}
 	return add_figs(h, f, r);
 }
 

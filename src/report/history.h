@@ -73,6 +73,9 @@ int history_add(struct history *h, const char *path, char *err, size_t errlen);
 /* After the files are read: the runs from the future (one line) and the
  * count of skipped files, on h->warn. */
 void history_say_summary(const struct history *h);
+/* Why run r cannot be judged (interrupted, incomplete, a benchmark failed
+ * or was interrupted), in why or a constant; NULL when it can be. */
+const char *history_unjudgeable(const struct result *r, char *why, size_t n);
 /* A record (an index's) taken into h as it is: 0, or -1 (out of memory). */
 int history_add_record(struct history *h, struct hx_file *f);
 /* The record of a result read elsewhere (check's NEW): 0, or -1. */
