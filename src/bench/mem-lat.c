@@ -693,22 +693,26 @@ enum { LINE_NS = sizeof line_strides / sizeof line_strides[0], LINE_MAX_REPS = 1
 #define LINE_SAMPLE_NS 200000	/* 0.2 ms: most such samples run unpreempted */
 #define LINE_SAMPLES 31
 
-/* The line a stride curve shows: the smallest stride from which every
- * point is past half way between the same-line level (median of the three
- * smallest strides) and the next-line level (of the three largest); noise
- * only adds time, so a slow point below the line is skipped. 0 when the
- * step is under 1.2x. */
-static unsigned line_of(const double *lat, double *lo, double *hi)
+/* The line a stride curve lat[0..n-1] over strides[] shows: the smallest
+ * stride from which every point is past half way between the same-line
+ * level (median of the three smallest strides) and the next-line level (of
+ * the three largest); noise only adds time, so a slow point below the line
+ * is skipped. 0 when there is no step: the levels are less than
+ * MEMLAT_LINE_STEP apart, or the two groups of three overlap. */
+unsigned memlat_line(const double *lat, const unsigned *strides, size_t n, double *lo, double *hi)
 {
 	unsigned v = 0;
 	size_t k;
 
 	*lo = median_of(lat, 3);
-	*hi = median_of(lat + LINE_NS - 3, 3);
-	if (*hi < 1.2 * *lo)
+	*hi = median_of(lat + n - 3, 3);
+	if (*hi < MEMLAT_LINE_STEP * *lo)
 		return 0;
-	for (k = LINE_NS; k > 0 && lat[k - 1] >= (*lo + *hi) / 2; k--)
-		v = line_strides[k - 1];
+	for (k = 0; k < 3; k++)
+		if (lat[k] >= lat[n - 3] || lat[k] >= lat[n - 2] || lat[k] >= lat[n - 1])
+			return 0;
+	for (k = n; k > 0 && lat[k - 1] >= (*lo + *hi) / 2; k--)
+		v = strides[k - 1];
 	return v;
 }
 
@@ -812,7 +816,7 @@ static int line_run(struct bench_ctx *ctx)
 	for (r = 0; r < reps; r++) {
 		if (line_curve(ctx, buf, bytes, &seed, lat[r]) < 0)
 			goto out;
-		line[r] = line_of(lat[r], &lo, &hi);
+		line[r] = memlat_line(lat[r], line_strides, LINE_NS, &lo, &hi);
 		if (r + 1 == reps) {
 			v = line_vote(line, reps, &votes);
 			if (2 * votes <= reps && reps + 3 <= LINE_MAX_REPS)
@@ -839,11 +843,11 @@ static int line_run(struct bench_ctx *ctx)
 			 votes, reps, list);
 	} else {
 		/* No majority: the curve of the points' medians decides. */
-		v = line_of(med, &lo, &hi);
+		v = memlat_line(med, line_strides, LINE_NS, &lo, &hi);
 		snprintf(from, sizeof(from), "the step of the median of %d stride curves, which "
 			 "disagreed (%s)", reps, list);
 	}
-	line_of(med, &lo, &hi);
+	memlat_line(med, line_strides, LINE_NS, &lo, &hi);
 	if (v == 0) {
 		snprintf(ctx->reason, sizeof(ctx->reason),
 			 "no latency step between strides 8 and 512 (%.2f -> %.2f ns)", lo, hi);

@@ -79,4 +79,10 @@ struct memlat_reading {
 int memlat_read(const double *lat, const uint64_t *sizes, size_t n, uint64_t llc, int os_levels,
 		double jump, struct memlat_reading *rd);
 
+/* mem.line: the line size a stride curve lat[0..n-1] (n >= 6) over
+ * strides[] shows, and the same-line and next-line levels (*lo, *hi, ns);
+ * 0 when it shows no step of at least MEMLAT_LINE_STEP times. */
+#define MEMLAT_LINE_STEP 1.1
+unsigned memlat_line(const double *lat, const unsigned *strides, size_t n, double *lo, double *hi);
+
 #endif

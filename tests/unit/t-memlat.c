@@ -267,11 +267,38 @@ static void intel_guest(void)
 	   rd.ncache == 3, "intel to 6M: three caches, main not reached");
 }
 
+/* mem.line's step, on stride curves (ns per load at 8 .. 512 B) measured
+ * on an AMD EPYC guest on 2026-12-02. */
+static void line_steps(void)
+{
+	static const unsigned st[] = { 8, 16, 32, 64, 128, 256, 512 };
+	/* A normal build: a 1.2x step at 64 B. */
+	static const double plain[] = { 3.49, 3.32, 3.45, 4.12, 4.11, 4.10, 4.33 };
+	/* Under ASan every load pays a shadow check: the same step is 1.19x
+	 * (the old fixed 1.2x threshold read no line in 14 of 15 curves). */
+	static const double asan[] = { 3.55, 3.54, 3.55, 4.21, 4.24, 4.23, 4.49 };
+	/* Intel's pair prefetcher: the step comes at 128 B. */
+	static const double pair[] = { 1.9, 1.9, 2.0, 2.1, 3.4, 3.5, 3.5 };
+	/* No step: flat within noise, or a slow point among the small strides. */
+	static const double flat[] = { 3.50, 3.52, 3.49, 3.55, 3.51, 3.56, 3.60 };
+	static const double mixed[] = { 3.5, 4.6, 3.5, 4.3, 4.2, 4.3, 4.4 };
+	double lo, hi;
+
+	is_int(memlat_line(plain, st, 7, &lo, &hi), 64, "line: plain build steps at 64 B");
+	ok(lo > 3.4 && lo < 3.5 && hi > 4.1 && hi < 4.2, "line: levels %.2f -> %.2f ns", lo, hi);
+	is_int(memlat_line(asan, st, 7, &lo, &hi), 64, "line: a 1.19x step under ASan is a step");
+	is_int(memlat_line(pair, st, 7, &lo, &hi), 128, "line: a pair prefetcher's 128 B");
+	is_int(memlat_line(flat, st, 7, &lo, &hi), 0, "line: a flat curve has no line");
+	is_int(memlat_line(mixed, st, 7, &lo, &hi), 0,
+	       "line: a small stride as slow as the large ones: no line");
+}
+
 int main(void)
 {
 	chains();
 	levels();
 	real_curves();
 	intel_guest();
+	line_steps();
 	return done_testing();
 }
