@@ -109,35 +109,38 @@ static int exit_setup(struct bench_ctx *ctx, void **state)
 
 static char *exec_argv[2][4];
 
-static int exec_setup(struct bench_ctx *ctx, void **state)
+/* exec_argv[0]: true; exec_argv[1]: sh -c true. */
+static int exec_setup_argv(struct bench_ctx *ctx, void **state, int shell)
 {
 	const char *t = true_path();
+	char **av = exec_argv[shell];
 
 	if (!t) {
 		exec_supported(ctx);
 		return -1;
 	}
-	exec_argv[0][0] = (char *)"true";
-	exec_argv[0][1] = NULL;
+	if (shell) {
+		av[0] = (char *)"sh";
+		av[1] = (char *)"-c";
+		av[2] = (char *)t;
+		av[3] = NULL;
+		result_param_str(ctx->res, "shell", "/bin/sh");
+	} else {
+		av[0] = (char *)"true";
+		av[1] = NULL;
+	}
 	result_param_str(ctx->res, "program", t);
-	return fork_setup_common(ctx, state, t, exec_argv[0]);
+	return fork_setup_common(ctx, state, shell ? "/bin/sh" : t, av);
+}
+
+static int exec_setup(struct bench_ctx *ctx, void **state)
+{
+	return exec_setup_argv(ctx, state, 0);
 }
 
 static int sh_setup(struct bench_ctx *ctx, void **state)
 {
-	const char *t = true_path();
-
-	if (!t) {
-		exec_supported(ctx);
-		return -1;
-	}
-	exec_argv[1][0] = (char *)"sh";
-	exec_argv[1][1] = (char *)"-c";
-	exec_argv[1][2] = (char *)t;
-	exec_argv[1][3] = NULL;
-	result_param_str(ctx->res, "shell", "/bin/sh");
-	result_param_str(ctx->res, "program", t);
-	return fork_setup_common(ctx, state, "/bin/sh", exec_argv[1]);
+	return exec_setup_argv(ctx, state, 1);
 }
 
 /* Reap pid. An interrupt must not leave a zombie: the child exits on its

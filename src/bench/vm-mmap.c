@@ -107,15 +107,16 @@ static int lat_setup(struct bench_ctx *ctx, void **state)
 	return 0;
 }
 
-static int lat_op(void *state, uint64_t n)
+/* n times: map the file (prot), write a byte every TOUCH_STRIDE up to
+ * end (none when end is 0), unmap. */
+static int map_loop(struct map_state *s, uint64_t n, int prot, size_t end)
 {
-	struct map_state *s = state;
-	size_t end = s->size / TOUCH_PART, off;
+	size_t off;
 	uint64_t k, acc = 0;
 	char *p;
 
 	for (k = 0; k < n; k++) {
-		p = mmap(NULL, s->size, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, 0);
+		p = mmap(NULL, s->size, prot, MAP_SHARED, s->fd, 0);
 		if (p == MAP_FAILED)
 			return -1;
 		for (off = 0; off < end; off += TOUCH_STRIDE)
@@ -133,6 +134,13 @@ static int lat_op(void *state, uint64_t n)
 	return 0;
 }
 
+static int lat_op(void *state, uint64_t n)
+{
+	struct map_state *s = state;
+
+	return map_loop(s, n, PROT_READ | PROT_WRITE, s->size / TOUCH_PART);
+}
+
 const struct bench bench_vm_mmap_lat = {
 	.id = "vm.mmap.lat", .group = "vm", .title = "Mmap latency (map, touch, unmap)",
 	.unit = "us", .better = BETTER_LOWER, .kind = KIND_LATENCY,
@@ -143,20 +151,7 @@ const struct bench bench_vm_mmap_lat = {
 
 static int map_only_op(void *state, uint64_t n)
 {
-	struct map_state *s = state;
-	uint64_t k, acc = 0;
-	char *p;
-
-	for (k = 0; k < n; k++) {
-		p = mmap(NULL, s->size, PROT_READ, MAP_SHARED, s->fd, 0);
-		if (p == MAP_FAILED)
-			return -1;
-		acc += (uintptr_t)p;
-		if (munmap(p, s->size) < 0)
-			return -1;
-	}
-	bench_use(acc);
-	return 0;
+	return map_loop(state, n, PROT_READ, 0);
 }
 
 static int fault_pass_op(void *state, uint64_t n)

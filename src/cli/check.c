@@ -83,12 +83,8 @@ int cmd_check(int argc, char **argv)
 		case O_REQUIRE: o.require_valid = 1; break;
 		case O_SUSPECT: o.include_suspect = 1; break;
 		case O_ALL: o.all = 1; break;
-		case ':':
-			rc = usage_error("check: option '%s' needs a value (see bakeoff check --help)",
-					 argv[optind - 1]);
-			break;
 		default:
-			rc = usage_error("check: unknown option '%s' (see bakeoff check --help)", argv[optind - 1]);
+			rc = bad_option("check", c, argv[optind - 1]);
 			break;
 		}
 	}

@@ -174,13 +174,8 @@ int compare_to(int argc, char **argv, FILE *out)
 		case 'B': best = 1; break;
 		case 'f': format = optarg; break;
 		case 'H': histdir = optarg; break;
-		case ':':
-			rc = usage_error("compare: option '%s' needs a value (see bakeoff compare --help)",
-				   argv[optind - 1]);
-			goto out;
 		default:
-			rc = usage_error("compare: unknown option '%s' (see bakeoff compare --help)",
-				   argv[optind - 1]);
+			rc = bad_option("compare", c, argv[optind - 1]);
 			goto out;
 		}
 	}

@@ -1575,12 +1575,8 @@ static int fleet_options(struct fleet *f, int argc, char **argv, int *given_id)
 			}
 			break;
 		case 'q': f->quiet = 1; break;
-		case ':':
-			rc = usage("fleet: option '%s' needs a value (see bakeoff fleet --help)",
-				   argv[optind - 1]);
-			break;
 		default:
-			rc = usage("fleet: unknown option '%s' (see bakeoff fleet --help)", argv[optind - 1]);
+			rc = bad_option("fleet", c, argv[optind - 1]);
 			break;
 		}
 	}

@@ -105,13 +105,8 @@ int cmd_history(int argc, char **argv)
 		case O_EXPLAIN: v.explain = 1; break;
 		case O_NOINDEX: h.no_index = 1; break;
 		case O_ACROSS: across = 1; break;
-		case ':':
-			rc = usage_error("history: option '%s' needs a value (see bakeoff history --help)",
-					 argv[optind - 1]);
-			break;
 		default:
-			rc = usage_error("history: unknown option '%s' (see bakeoff history --help)",
-					 argv[optind - 1]);
+			rc = bad_option("history", c, argv[optind - 1]);
 			break;
 		}
 	}

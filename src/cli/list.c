@@ -32,7 +32,7 @@ int cmd_list(int argc, char **argv)
 		}
 		if (argv[k][0] == '-') {
 			free(sel);
-			return usage_error("list: unknown option '%s' (see bakeoff list --help)", argv[k]);
+			return bad_option("list", '?', argv[k]);
 		}
 	}
 	if (registry_select(argc - 1, argv + 1, sel, &pers, err, sizeof(err)) < 0) {

@@ -66,12 +66,8 @@ int cmd_report(int argc, char **argv)
 				return usage_error("invalid value '%s' for --format: expected %s", optarg, err);
 			}
 			break;
-		case ':':
-			return usage_error("report: option '%s' needs a value (see bakeoff report --help)",
-					   argv[optind - 1]);
 		default:
-			return usage_error("report: bad option '%s' (see bakeoff report --help)",
-					   argv[optind - 1]);
+			return bad_option("report", c, argv[optind - 1]);
 		}
 	}
 	n = argc - optind;
@@ -96,7 +92,7 @@ int cmd_report(int argc, char **argv)
 					   sizeof(err)) < 0)
 		rc = usage_error("%s", err);
 	if (rc == 0)
-		fmt->render(ptrs, (size_t)n, all, stdout);
+		report_format_render(fmt, ptrs, (size_t)n, all, stdout);
 	for (k = 0; k < n; k++)
 		result_free(&rs[k]);
 	free(rs);
@@ -126,13 +122,13 @@ int cmd_chart(int argc, char **argv)
 			goto out;
 		} else if (strcmp(a, "--metric") == 0 || strcmp(a, "-m") == 0) {
 			if (k + 1 >= argc)
-				rc = usage_error("chart: option '%s' needs a value (see bakeoff chart --help)", a);
+				rc = bad_option("chart", ':', a);
 			else
 				ids[nid++] = argv[++k];
 		} else if (strncmp(a, "--metric=", 9) == 0) {
 			ids[nid++] = a + 9;
 		} else if (a[0] == '-' && a[1]) {
-			rc = usage_error("chart: bad option '%s' (see bakeoff chart --help)", a);
+			rc = bad_option("chart", '?', a);
 		} else {
 			if (strcmp(a, "-") == 0 && stdin_used++)
 				rc = usage_error("chart: standard input (-) can be read only once");

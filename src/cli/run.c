@@ -101,10 +101,8 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 			print_run_help();
 			return -1;
 		}
-		if (c == ':')
-			return usage_error("run: option '%s' needs a value (see bakeoff run --help)", name);
-		if (c == '?')
-			return usage_error("run: unknown option '%s' (see bakeoff run --help)", name);
+		if (c == ':' || c == '?')
+			return bad_option("run", c, name);
 		/* a short form: its row */
 		i = c >= OPT_TABLE ? (size_t)(c - OPT_TABLE) : opt_index(opt_find_letter(c));
 		if (opt_parse(opt_row(i), optarg, &a->cfg, &a->opt, err, sizeof(err)) < 0)
@@ -141,7 +139,7 @@ static void render_table(const struct result *r, FILE *f, void *ctx)
 	const struct personality *pers = ctx;
 	const struct report_format *fmt = pers ? report_format_find(pers->format) : NULL;
 
-	(fmt ? fmt : report_formats)->render(&r, 1, 0, f);	/* the first row: the default */
+	report_format_render(fmt ? fmt : report_formats, &r, 1, 0, f);	/* the first row: the default */
 }
 
 int cmd_run(int argc, char **argv)

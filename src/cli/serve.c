@@ -55,12 +55,8 @@ int cmd_serve(int argc, char **argv)
 						   "whole number from 1 to 256", optarg);
 			cfg.max_clients = (int)n;
 			break;
-		case ':':
-			return usage_error("serve: option '%s' needs a value (see bakeoff serve --help)",
-					   argv[optind - 1]);
 		default:
-			return usage_error("serve: unknown option '%s' (see bakeoff serve --help)",
-					   argv[optind - 1]);
+			return bad_option("serve", c, argv[optind - 1]);
 		}
 	}
 	if (optind < argc)

@@ -462,10 +462,8 @@ static int time_options(int argc, char **argv, struct harness_cfg *cfg, const ch
 			break;
 		case 'q': ts.quiet = 1; break;
 		case 'h': fputs(timecmd_help, stdout); return -1;
-		case ':':
-			return usage("option '%s' needs a value (see bakeoff time --help)", argv[optind - 1]);
 		default:
-			return usage("unknown option '%s' (see bakeoff time --help)", argv[optind - 1]);
+			return bad_option("time", c, argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)

@@ -112,21 +112,28 @@ static int write_marker(void)
 	return write_marker_in(dir, marker, sizeof(marker), &marker_fd);
 }
 
+/* A new directory parent/bakeoff.PID.XXXXXX, its path in d (PATH_MAX
+ * bytes; empty on failure): 0, or -1 with errno. */
+static int make_dir(char *d, const char *parent)
+{
+	if ((size_t)snprintf(d, PATH_MAX, "%s/bakeoff.%ld.XXXXXX", parent, (long)getpid()) >= PATH_MAX) {
+		d[0] = 0;
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (!mkdtemp(d)) {
+		d[0] = 0;
+		return -1;
+	}
+	return 0;
+}
+
 const char *scratch_create(const char *parent)
 {
 	int e;
 
-	parent = scratch_parent(parent);
-	if ((size_t)snprintf(dir, sizeof(dir), "%s/bakeoff.%ld.XXXXXX", parent, (long)getpid()) >=
-	    sizeof(dir)) {
-		errno = ENAMETOOLONG;
-		dir[0] = 0;
+	if (make_dir(dir, scratch_parent(parent)) < 0)
 		return NULL;
-	}
-	if (!mkdtemp(dir)) {
-		dir[0] = 0;
-		return NULL;
-	}
 	owner = getpid();
 	if (write_marker() < 0) {
 		e = errno;
@@ -174,16 +181,8 @@ const char *scratch_add(const char *parent)
 		return NULL;
 	}
 	d = extra[k];
-	if ((size_t)snprintf(d, PATH_MAX, "%s/bakeoff.%ld.XXXXXX", parent, (long)getpid()) >=
-	    PATH_MAX) {
-		errno = ENAMETOOLONG;
-		d[0] = 0;
+	if (make_dir(d, parent) < 0)
 		return NULL;
-	}
-	if (!mkdtemp(d)) {
-		d[0] = 0;
-		return NULL;
-	}
 	extra_fd[k] = -1;
 	nextra = k + 1;
 	if (write_marker_in(d, extra_marker[k], PATH_MAX, &extra_fd[k]) < 0) {

@@ -76,7 +76,7 @@ static void dd_line(const struct metric *m, FILE *f)
 			bytes / rate, rate);
 }
 
-static void report_dd(const struct result *r, FILE *f)
+void report_dd(const struct result *r, FILE *f)
 {
 	const struct bench_result *b = report_usable(f, "dd", r, "disk.seq");
 	const struct param *dir, *direct;
@@ -207,7 +207,7 @@ static double pnum(const struct bench_result *b, const char *key)
 	return p && !p->str ? p->num : 0;
 }
 
-static void report_bonnie(const struct result *r, FILE *f)
+void report_bonnie(const struct result *r, FILE *f)
 {
 	const struct bench_result *b = report_usable(f, "bonnie", r, "disk.bonnie");
 	const struct param *csv;
@@ -346,7 +346,7 @@ static void iozone_single(const struct bench_result *b, FILE *f)
 	fprintf(f, "\t%.0f bytes/second for reading the file%s\n", rrate, cached(sr));
 }
 
-static void report_iozone(const struct result *r, FILE *f)
+void report_iozone(const struct result *r, FILE *f)
 {
 	const struct bench_result *b = report_usable(f, "iozone", r, "disk.iozone");
 	const struct param *dir, *direct;
@@ -443,14 +443,4 @@ static void report_iozone(const struct result *r, FILE *f)
 			fputc('\n', f);
 		}
 	}
-}
-
-void report_disk(const char *format, const struct result *r, FILE *f)
-{
-	if (strcmp(format, "bonnie") == 0)
-		report_bonnie(r, f);
-	if (strcmp(format, "dd") == 0)
-		report_dd(r, f);
-	if (strcmp(format, "iozone") == 0)
-		report_iozone(r, f);
 }

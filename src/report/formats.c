@@ -34,45 +34,10 @@ static void r_lmbench(const struct result *const *rs, size_t n, int all, FILE *f
 	report_lmbench(rs, n, f);
 }
 
-static void r_ttcp(const struct result *const *rs, size_t n, int all, FILE *f)
-{
-	(void)all;
-	for (size_t k = 0; k < n; k++)
-		report_ttcp(rs[k], f);
-}
-
 static void r_dhrystone(const struct result *const *rs, size_t n, int all, FILE *f)
 {
 	(void)all;
 	report_dhrystone(rs, n, f);
-}
-
-static void r_time(const struct result *const *rs, size_t n, int all, FILE *f)
-{
-	(void)all;
-	for (size_t k = 0; k < n; k++)
-		report_time(rs[k], f);
-}
-
-static void r_dd(const struct result *const *rs, size_t n, int all, FILE *f)
-{
-	(void)all;
-	for (size_t k = 0; k < n; k++)
-		report_disk("dd", rs[k], f);
-}
-
-static void r_bonnie(const struct result *const *rs, size_t n, int all, FILE *f)
-{
-	(void)all;
-	for (size_t k = 0; k < n; k++)
-		report_disk("bonnie", rs[k], f);
-}
-
-static void r_iozone(const struct result *const *rs, size_t n, int all, FILE *f)
-{
-	(void)all;
-	for (size_t k = 0; k < n; k++)
-		report_disk("iozone", rs[k], f);
 }
 
 static void r_csv(const struct result *const *rs, size_t n, int all, FILE *f)
@@ -102,26 +67,39 @@ static void r_html(const struct result *const *rs, size_t n, int all, FILE *f)
 
 #define CF (FMT_COMPARE | FMT_FLEET)
 const struct report_format report_formats[] = {	/* the first row is the default */
-	{ "text", NULL, 0, "the table the run printed (default)", r_text, CF | FMT_HISTORY, 0, history_print_text },
-	{ "json", NULL, 1, "one file, re-serialized", r_json, 0, 0, NULL },
-	{ "lmbench", NULL, 0, "the lmbench 3 summary, one row per file", r_lmbench, 0, 0, NULL },
-	{ "ttcp", "net.tcp.bw", 0, "net.tcp.bw as ttcp -t and -r print it", r_ttcp, 0, 0, NULL },
-	{ "dhrystone", "cpu.int", 0, "cpu.int's two lines", r_dhrystone, 0, 0, NULL },
-	{ "time", "time", 0, "bakeoff time's csh lines and table", r_time, 0, 0, NULL },
-	{ "dd", "disk.seq", 0, "dd's lines from disk.seq", r_dd, 0, 0, NULL },
-	{ "bonnie", "disk.bonnie", 0, "bonnie++'s table and CSV line from disk.bonnie", r_bonnie, 0, 0, NULL },
-	{ "iozone", "disk.iozone", 0, "iozone's report from disk.iozone", r_iozone, 0, 0, NULL },
-	{ "csv", NULL, 0, "one row per figure per file, medians exact", r_csv, FMT_HISTORY, 0, history_print_csv },
-	{ "chart", NULL, 0, "ASCII bar charts, one symbol per file, 80 columns", r_chart, 0, 0, NULL },
-	{ "html", NULL, 0, "one self-contained page with tables and SVG charts", r_html, CF | FMT_HISTORY, 1,
-	  history_print_html },
-	{ "bmf", NULL, 1, "Bencher Metric Format: a benchmark per figure, median and 95% CI", r_bmf, 0, 0,
+	{ "text", NULL, 0, "the table the run printed (default)", r_text, NULL, CF | FMT_HISTORY, 0,
+	  history_print_text },
+	{ "json", NULL, 1, "one file, re-serialized", r_json, NULL, 0, 0, NULL },
+	{ "lmbench", NULL, 0, "the lmbench 3 summary, one row per file", r_lmbench, NULL, 0, 0, NULL },
+	{ "ttcp", "net.tcp.bw", 0, "net.tcp.bw as ttcp -t and -r print it", NULL, report_ttcp, 0, 0, NULL },
+	{ "dhrystone", "cpu.int", 0, "cpu.int's two lines", r_dhrystone, NULL, 0, 0, NULL },
+	{ "time", "time", 0, "bakeoff time's csh lines and table", NULL, report_time, 0, 0, NULL },
+	{ "dd", "disk.seq", 0, "dd's lines from disk.seq", NULL, report_dd, 0, 0, NULL },
+	{ "bonnie", "disk.bonnie", 0, "bonnie++'s table and CSV line from disk.bonnie", NULL, report_bonnie,
+	  0, 0, NULL },
+	{ "iozone", "disk.iozone", 0, "iozone's report from disk.iozone", NULL, report_iozone, 0, 0, NULL },
+	{ "csv", NULL, 0, "one row per figure per file, medians exact", r_csv, NULL, FMT_HISTORY, 0,
+	  history_print_csv },
+	{ "chart", NULL, 0, "ASCII bar charts, one symbol per file, 80 columns", r_chart, NULL, 0, 0, NULL },
+	{ "html", NULL, 0, "one self-contained page with tables and SVG charts", r_html, NULL, CF | FMT_HISTORY,
+	  1, history_print_html },
+	{ "bmf", NULL, 1, "Bencher Metric Format: a benchmark per figure, median and 95% CI", r_bmf, NULL, 0, 0,
 	  NULL },
 	{ "openmetrics", NULL, 0, "Prometheus text (node_exporter textfile): a gauge per figure, by host",
-	  report_openmetrics, 0, 0, NULL },
-	{ NULL, NULL, 0, NULL, NULL, 0, 0, NULL },
+	  report_openmetrics, NULL, 0, 0, NULL },
+	{ NULL, NULL, 0, NULL, NULL, NULL, 0, 0, NULL },
 };
 #undef CF
+
+void report_format_render(const struct report_format *fmt, const struct result *const *rs, size_t n,
+			  int all, FILE *f)
+{
+	if (fmt->render)
+		fmt->render(rs, n, all, f);
+	else
+		for (size_t k = 0; k < n; k++)
+			fmt->each(rs[k], f);
+}
 
 static int offered(const struct report_format *f, unsigned verb)
 {

@@ -68,6 +68,22 @@ static int first_seen(const struct result *const *rs, size_t k, const char *benc
 	return 1;
 }
 
+/* The figures of benchmark id in the ok files from *q on, one per call:
+ * start with *q at the first file and *j = NO_FIG; each call moves to the
+ * next figure (file *q, its benchmark *qb, figure index *j) and returns 1,
+ * or 0 after the last. */
+#define NO_FIG ((size_t)-1)
+static int next_fig(const struct result *const *rs, size_t n, const char *id, size_t *q, size_t *j,
+		    const struct bench_result **qb)
+{
+	for (++*j; *q < n; ++*q, *j = 0) {
+		*qb = result_bench(rs[*q], id);
+		if (*qb && (*qb)->status == ST_OK && *j < (*qb)->nmetrics)
+			return 1;
+	}
+	return 0;
+}
+
 /* Whether file q is the first (ok) file holding figure name of bench, so
  * that a figure only some files have still gets its row and chart once. */
 static int first_fig(const struct result *const *rs, size_t q, const char *bench, const char *name)
@@ -279,9 +295,7 @@ static void tables(const struct result *const *rs, size_t n, FILE *f)
 					}
 					fputs("</tr>\n", f);
 				}
-				for (q = k; rb && q < n; q++)
-				for (j = 0; (qb = result_bench(rs[q], b->id)) && qb->status == ST_OK &&
-					    j < qb->nmetrics; j++) {
+				for (q = k, j = NO_FIG; rb && next_fig(rs, n, b->id, &q, &j, &qb);) {
 					const struct metric *m = &qb->metrics[j];
 					char s[300];
 					double x;
@@ -723,9 +737,7 @@ static void charts(const struct result *const *rs, size_t n, FILE *f)
 				if (o && o->status == ST_OK && o->nmetrics)
 					rb = o;
 			}
-			for (q = k; rb && q < n; q++)
-			for (j = 0; (qb = result_bench(rs[q], b->id)) && qb->status == ST_OK &&
-				    j < qb->nmetrics; j++) {
+			for (q = k, j = NO_FIG; rb && next_fig(rs, n, b->id, &q, &j, &qb);) {
 				const struct metric *m = &qb->metrics[j];
 				char s[300];
 				double x;
@@ -742,9 +754,7 @@ static void charts(const struct result *const *rs, size_t n, FILE *f)
 				svg_group(rs, n, b->id, f);
 			/* interval series of the main figures (and of the curve
 			 * points, whose detail flag is off, such as disk.seq's rates) */
-			for (q = k; rb && q < n; q++)
-			for (j = 0; (qb = result_bench(rs[q], b->id)) && qb->status == ST_OK &&
-				    j < qb->nmetrics; j++)
+			for (q = k, j = NO_FIG; rb && next_fig(rs, n, b->id, &q, &j, &qb);)
 				if (!qb->metrics[j].detail && qb->metrics[j].niv >= 3 &&
 				    first_fig(rs, q, qb->id, qb->metrics[j].name))
 					intervals(rs, n, qb->id, &qb->metrics[j], sv, f);

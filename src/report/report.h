@@ -26,7 +26,9 @@ struct report_format {
 	const char *needs;	/* the benchmark id every file must have (NULL: none) */
 	int one_file;		/* takes a single file */
 	const char *help;	/* one line */
+	/* the renderer: of all the files at once, or of each file in turn */
 	void (*render)(const struct result *const *rs, size_t n, int all, FILE *f);
+	void (*each)(const struct result *r, FILE *f);
 	unsigned verbs;		/* FMT_*: the verbs besides report that offer it */
 	int page;		/* a self-contained HTML page (compare and fleet draw their own) */
 	/* history's renderer (history-out.c; FMT_HISTORY): 0, or -1 */
@@ -34,6 +36,9 @@ struct report_format {
 };
 enum { FMT_REPORT = 0, FMT_COMPARE = 1u << 0, FMT_FLEET = 1u << 1, FMT_HISTORY = 1u << 2 };
 extern const struct report_format report_formats[];
+/* Render rs[0..n-1] as fmt says (render, or each for every file). */
+void report_format_render(const struct report_format *fmt, const struct result *const *rs, size_t n,
+			  int all, FILE *f);
 /* The row of that name that verb offers (FMT_REPORT: every row), or NULL. */
 const struct report_format *report_format_find(const char *name);
 const struct report_format *report_format_for(const char *name, unsigned verb);
@@ -56,7 +61,9 @@ int report_guard_grouped(const struct result *r);
 
 /* disk.c: the dd and bonnie personalities' formats ("dd", "bonnie") from
  * disk.seq and disk.bonnie. */
-void report_disk(const char *format, const struct result *r, FILE *f);
+void report_dd(const struct result *r, FILE *f);
+void report_bonnie(const struct result *r, FILE *f);
+void report_iozone(const struct result *r, FILE *f);
 
 /* Escaping (escape.c). Every string a renderer takes from a result file —
  * host name, OS, kernel, CPU model, argv, titles, ids, metric names, units,

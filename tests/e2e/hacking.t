@@ -28,7 +28,7 @@ void report_dummy(const struct result *const *rs, size_t n, int all, FILE *f)
 }
 EOS
 perl -0pi -e 's/(#endif\s*)$/void report_dummy(const struct result *const *rs, size_t n, int all, FILE *f);\n$1/' "$C/src/report/report.h"
-perl -pi -e 's/^(\t\{ NULL, NULL, 0, NULL, NULL, 0, 0, NULL \},)$/\t{ "dummy", NULL, 0, "a format added by hacking.t", report_dummy, FMT_COMPARE, 0, NULL },\n$1/' "$C/src/report/formats.c"
+perl -pi -e 's/^(\t\{ NULL, NULL, 0, NULL, NULL, NULL, 0, 0, NULL \},)$/\t{ "dummy", NULL, 0, "a format added by hacking.t", report_dummy, NULL, FMT_COMPARE, 0, NULL },\n$1/' "$C/src/report/formats.c"
 # ---- the option: a field, one row
 perl -pi -e 's/^(\tint test_work2;.*)$/$1\n\tuint64_t test_dummy;\t\t\/* --test-dummy (hacking.t) *\//' "$C/src/core/bench.h"
 perl -pi -e 's/^(\t\{ "test-work2", )/\t{ "test-dummy", OT_SIZE, OPT(test_dummy), "4k", NULL, 1024, 1048576, "test.ok",\n\t  "an option added by hacking.t", RES_NONE, 0, 0, 0 },\n$1/' "$C/src/core/options.c"
