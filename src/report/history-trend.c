@@ -185,19 +185,94 @@ static double rank_need(size_t a, size_t b, size_t c)
 	return fmin(RANK_Z, 0.9 * most);
 }
 
+/* Otsu's cut of the logs of x[0..n) in two levels (each of at least 3
+ * values): *cut, and the share of their variance that the cut explains
+ * (0 when there is no such cut). */
+static double otsu(const double *x, size_t n, double *cut)
+{
+	double *s = malloc(n * sizeof(double)), sum = 0, sq = 0, left = 0, top = 0, var;
+	size_t i, k, best = 0;
+
+	if (!s || n < 6) {
+		free(s);
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		s[i] = log(x[i]);
+		sum += s[i];
+		sq += s[i] * s[i];
+	}
+	qsort(s, n, sizeof(double), stats_cmp_double);
+	for (k = 1; k < n; k++) {	/* the cut before s[k] */
+		double m1, m2, between;
+
+		left += s[k - 1];
+		if (k < 3 || n - k < 3)
+			continue;
+		m1 = left / (double)k;
+		m2 = (sum - left) / (double)(n - k);
+		between = (double)k * (double)(n - k) * (m1 - m2) * (m1 - m2) / ((double)n * (double)n);
+		if (between > top) {
+			top = between;
+			best = k;
+		}
+	}
+	*cut = best ? exp((s[best - 1] + s[best]) / 2) : 0;
+	free(s);
+	var = sq / (double)n - (sum / (double)n) * (sum / (double)n);
+	return best && var > 0 ? top / var : 0;
+}
+
+/* The rank test within levels, for a machine that runs at one of two
+ * speeds (a host's clock, a guest's placement): a change of both speeds
+ * hides from the plain test, whose sides then overlap, and a mere change
+ * in how often each speed comes looks like a change to it. Each side is
+ * cut in its two levels (Otsu), and the Mann-Whitney U of x[a..b) against
+ * x[b..c) is taken within the lower levels and within the upper ones and
+ * summed (U minus its mean over the root of the summed variances: a
+ * stratified test). 0 unless both sides are two levels (the cut explains
+ * LEVELS_ETA of the variance or more). */
+#define LEVELS_ETA 0.8
+static double level_z(const double *x, size_t a, size_t b, size_t c)
+{
+	double cut[2], u = 0, var = 0;
+	size_t i, j, cnt[2][2] = { { 0, 0 }, { 0, 0 } };
+
+	if (otsu(x + a, b - a, &cut[0]) < LEVELS_ETA || otsu(x + b, c - b, &cut[1]) < LEVELS_ETA)
+		return 0;
+	for (i = a; i < c; i++)
+		cnt[i >= b][x[i] >= cut[i >= b]]++;
+	for (i = a; i < b; i++)
+		for (j = b; j < c; j++)
+			if ((x[i] >= cut[0]) == (x[j] >= cut[1]))
+				u += x[i] < x[j] ? 1 : x[i] == x[j] ? 0.5 : 0;
+	for (int l = 0; l < 2; l++) {
+		double m = (double)cnt[0][l], q = (double)cnt[1][l];
+
+		u -= m * q / 2;
+		var += m * q * (m + q + 1) / 12;
+	}
+	return var > 0 ? u / sqrt(var) : 0;
+}
+
 /* The change at b between x[a..b) and x[b..c) is real: its CI excludes
- * none, the ranks agree (Mann-Whitney, p < 0.001), it clears the floor,
- * and it is not a switch between two levels. */
+ * none, it clears the floor, and the ranks agree (Mann-Whitney, p <
+ * 0.001): over all runs, unless they switch between two levels on both
+ * sides of b, or within the two levels. */
 static int holds(const struct hx_trend *t, const double *x, size_t a, size_t b, size_t c, double *size)
 {
 	struct cmp_ratio r;
+	double need = rank_need(a, b, c);
 
 	*size = 0;
 	if (side_ratio(x, a, b, c, &r) < 0)
 		return 0;
 	*size = size_of(r.ratio);
-	return (r.lo > 1 || r.hi < 1) && *size > t->floor && fabs(rank_z(x, a, b, c)) >= rank_need(a, b, c) &&
-	       !two_levels(x, a, b, c);
+	if (!(r.lo > 1 || r.hi < 1) || *size <= t->floor)
+		return 0;
+	if (fabs(rank_z(x, a, b, c)) >= need && !two_levels(x, a, b, c))
+		return 1;
+	return fabs(level_z(x, a, b, c)) >= need;
 }
 
 static int accept(const double *x, size_t n, size_t tau, void *ctx)
