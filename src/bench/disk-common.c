@@ -459,22 +459,17 @@ void disk_facts(struct bench_ctx *ctx, const char *path)
 
 	if (os_fs_describe(path, &fs) < 0 && !fs.type[0] && !fs.device[0])
 		return;
-	if (fs.type[0])
-		result_param_str(ctx->res, "fs_type", fs.type);
-	if (fs.source[0])
-		result_param_str(ctx->res, "fs_source", fs.source);
-	if (fs.mount_point[0])
-		result_param_str(ctx->res, "fs_mount", fs.mount_point);
-	if (fs.options[0])
-		result_param_str(ctx->res, "fs_options", fs.options);
-	if (fs.device[0])
-		result_param_str(ctx->res, "device", fs.device);
-	if (fs.model[0])
-		result_param_str(ctx->res, "device_model", fs.model);
-	if (fs.rotational >= 0)
-		result_param_str(ctx->res, "rotational", fs.rotational ? "yes" : "no");
-	if (fs.scheduler[0])
-		result_param_str(ctx->res, "scheduler", fs.scheduler);
+	const struct {
+		const char *name, *value;
+	} facts[] = {
+		{ "fs_type", fs.type }, { "fs_source", fs.source }, { "fs_mount", fs.mount_point },
+		{ "fs_options", fs.options }, { "device", fs.device }, { "device_model", fs.model },
+		{ "rotational", fs.rotational < 0 ? "" : fs.rotational ? "yes" : "no" },
+		{ "scheduler", fs.scheduler },
+	};
+	for (size_t i = 0; i < sizeof(facts) / sizeof(facts[0]); i++)
+		if (facts[i].value[0])
+			result_param_str(ctx->res, facts[i].name, facts[i].value);
 }
 
 double disk_mem_ceiling(void)

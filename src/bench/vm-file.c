@@ -154,6 +154,24 @@ static int interrupted(struct bench_ctx *ctx)
 	return 1;
 }
 
+/* One write (wr) or read of up to k bytes, retried on EINTR: the bytes
+ * moved, or -1 with the reason (interrupted, an error, no progress). */
+static ssize_t io_step(struct bench_ctx *ctx, int fd, char *buf, size_t k, int wr, const char *path)
+{
+	ssize_t r;
+
+	if (interrupted(ctx))
+		return -1;
+	while ((r = wr ? write(fd, buf, k) : read(fd, buf, k)) < 0 && harness_retry())
+		;
+	if (r <= 0) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "%s %s: %s", wr ? "write" : "read", path,
+			 r < 0 ? strerror(errno) : wr ? "no progress" : "short file");
+		return -1;
+	}
+	return r;
+}
+
 int vm_file_create(struct bench_ctx *ctx, const char *tag, char *path, size_t pathlen,
 		   size_t *size)
 {
@@ -199,15 +217,8 @@ int vm_file_create(struct bench_ctx *ctx, const char *tag, char *path, size_t pa
 	for (off = 0; off < bytes; off += (size_t)r) {
 		size_t k = bytes - off < VM_BLOCK ? bytes - off : VM_BLOCK;
 
-		if (interrupted(ctx))
+		if ((r = io_step(ctx, fd, buf, k, 1, path)) < 0)
 			goto fail;
-		while ((r = write(fd, buf, k)) < 0 && harness_retry())
-			;
-		if (r <= 0) {
-			snprintf(ctx->reason, sizeof(ctx->reason), "write %s: %s", path,
-				 r < 0 ? strerror(errno) : "no progress");
-			goto fail;
-		}
 		/* Bounded dirty data: no single fsync waits for gigabytes. */
 		if (off + (size_t)r - synced >= VM_SYNC_EVERY) {
 			if (fsync(fd) < 0) {
@@ -223,15 +234,8 @@ int vm_file_create(struct bench_ctx *ctx, const char *tag, char *path, size_t pa
 		goto fail;
 	}
 	for (off = 0; off < bytes; off += (size_t)r) {
-		if (interrupted(ctx))
+		if ((r = io_step(ctx, fd, buf, VM_BLOCK, 0, path)) < 0)
 			goto fail;
-		while ((r = read(fd, buf, VM_BLOCK)) < 0 && harness_retry())
-			;
-		if (r <= 0) {
-			snprintf(ctx->reason, sizeof(ctx->reason), "read %s: %s", path,
-				 r < 0 ? strerror(errno) : "short file");
-			goto fail;
-		}
 	}
 	free(buf);
 	*size = bytes;

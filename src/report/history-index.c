@@ -271,22 +271,16 @@ int history_index_read(struct history *h, const char *dir, struct hx_file **recs
 
 static void write_record(FILE *out, const struct hx_file *f, const size_t *kmap)
 {
+	const char *text[] = { f->facts, f->host, f->start, f->kernel, f->version, f->profile };
 	size_t j;
 
 	fputs("F\t", out);
 	put(out, f->path);
-	fprintf(out, "\t%lld\t%lld\t%s\t", f->size, f->mtime, f->fp);
-	put(out, f->facts);
-	fputc('\t', out);
-	put(out, f->host);
-	fputc('\t', out);
-	put(out, f->start);
-	fputc('\t', out);
-	put(out, f->kernel);
-	fputc('\t', out);
-	put(out, f->version);
-	fputc('\t', out);
-	put(out, f->profile);
+	fprintf(out, "\t%lld\t%lld\t%s", f->size, f->mtime, f->fp);
+	for (j = 0; j < sizeof(text) / sizeof(text[0]); j++) {
+		fputc('\t', out);
+		put(out, text[j]);
+	}
 	fprintf(out, "\t%d\t%s", f->suspect, f->failed ? "+" : "-");
 	put(out, f->failed);
 	fputc('\t', out);

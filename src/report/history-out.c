@@ -308,6 +308,23 @@ int history_print_text(const struct history *h, const struct hx_view *v, FILE *f
 	return rc;
 }
 
+/* ",s0,s1,...": CSV fields, each after a comma. */
+static void csv_strs(FILE *f, const char *const *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		fputc(',', f);
+		report_csv_str(f, s[i]);
+	}
+}
+
+static void csv_nums(FILE *f, const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		fputc(',', f);
+		report_csv_num(f, v[i]);
+	}
+}
+
 int history_print_csv(const struct history *h, const struct hx_view *v, FILE *f)
 {
 	struct hx_series *s;
@@ -337,24 +354,11 @@ int history_print_csv(const struct history *h, const struct hx_view *v, FILE *f)
 					seg++;
 				fprintf(f, "%zu,", k + 1);
 				report_csv_str(f, fi->host);
-				fprintf(f, ",%s,", fi->fp);
-				report_csv_str(f, fi->path);
-				fputc(',', f);
-				report_csv_str(f, fi->start);
-				fputc(',', f);
-				report_csv_str(f, key->id);
-				fputc(',', f);
-				report_csv_str(f, key->metric);
-				fputc(',', f);
-				report_csv_str(f, key->unit);
+				fprintf(f, ",%s", fi->fp);
+				csv_strs(f, (const char *[]){ fi->path, fi->start, key->id, key->metric, key->unit }, 5);
 				fprintf(f, ",%s,", key->better == BETTER_HIGHER ? "higher" : "lower");
 				report_csv_str(f, key->settings);
-				fputc(',', f);
-				report_csv_num(f, t.v[p]);
-				fputc(',', f);
-				report_csv_num(f, lo);
-				fputc(',', f);
-				report_csv_num(f, hi);
+				csv_nums(f, (const double[]){ t.v[p], lo, hi }, 3);
 				fprintf(f, ",%s,%d,", fi->unjudgeable ? "failed" : fi->suspect ? "suspect" : "valid",
 					t.used[p]);
 				report_csv_str(f, labels_text(fi->labels, lab, sizeof(lab)));
