@@ -6,12 +6,17 @@
  * time (queue depth 1, fio's psync engine, iodepth=1) at random 4 KiB
  * blocks of the file, each block once before any is drawn again (fio's
  * random map, its default: a block read twice in a pass could come from
- * a cache on the way, the host's in a VM); then the same with --jobs N
- * processes at once ("randread 4k, N jobs"), each its own descriptor and
- * random sequence, the figure the aggregate and each job's own rate kept
- * as per_copy. O_DIRECT as disk.seq (fio direct=1); writes are not synced
- * one by one (fio's default, no fsync=). IOPS; every operation's latency
- * goes to the percentiles (p50 .. p99.9, max), as fio's clat. */
+ * a cache on the way, the host's in a VM); then "randread 4k QD32" and
+ * "randwrite 4k QD32", one process keeping --iodepth requests in flight
+ * through an engine (disk-engine.c: io_uring where it works, else POSIX
+ * AIO; fio's ioengine=io_uring iodepth=32), the figure people quote for
+ * an NVMe drive or a cloud volume; then the same with --jobs N processes
+ * at once ("randread 4k, N jobs", each at QD1), each its own descriptor
+ * and random sequence, the figure the aggregate and each job's own rate
+ * kept as per_copy. O_DIRECT as disk.seq (fio direct=1); writes are not
+ * synced one by one (fio's default, no fsync=). IOPS; every request's
+ * latency, from queued to completed, goes to the percentiles (p50 ..
+ * p99.9, max), as fio's clat (with its slat, which psync has not). */
 #ifdef __linux__
 #define _GNU_SOURCE 1	/* O_DIRECT */
 #endif
@@ -30,62 +35,80 @@ struct rnd {
 	struct bench_ctx *ctx;
 	struct disk_file f;
 	uint64_t blocks, dur;
-	int writing, direct;
+	int writing, direct, engine, depth;
 	struct disk_workers ws;
 };
 
+static int job_fail(struct disk_worker *w, struct rnd *r, int k, const char *what, int64_t off, int err)
+{
+	struct bench_ctx c = *r->ctx;
+	char why[300];
+
+	if (off < 0) {
+		snprintf(why, sizeof(why), "job %d: %s: %s", k + 1, what, strerror(err));
+	} else {
+		disk_fail(&c, disk_parent(r->ctx, 0), what, r->f.path, off, err);
+		snprintf(why, sizeof(why), "job %d: %s", k + 1, c.reason);
+	}
+	disk_worker_fail(w, why);
+	return -1;
+}
+
+/* One job: r->depth requests in flight through r->engine until the
+ * runtime is over, each completed one replaced by the next block. */
 static int job(struct disk_worker *w, int k, void *arg)
 {
 	struct rnd *r = arg;
-	char *buf = disk_buf(BS), why[300];
-	uint64_t t, lat, end = disk_worker_t0(w) + r->dur;
+	uint64_t end = disk_worker_t0(w) + r->dur;
+	struct disk_eng e;
+	struct disk_eng_done d[64];
 	struct disk_perm perm;
-	int fd = -1;
+	char why[300];
+	int fd = -1, stop = 0, got, i, rc = -1;
 
 	disk_perm_init(&perm, r->blocks,
 		       0x2545f4914f6cdd1dull ^ ((uint64_t)(k + 1) * 0x9e3779b97f4a7c15ull) ^ disk_now());
-
-	if (!buf) {
-		disk_worker_fail(w, "out of memory");
-		return -1;
-	}
 #ifdef O_DIRECT
 	if (r->direct)
 		fd = open(r->f.path, O_RDWR | O_DIRECT | O_CLOEXEC);
 	else
 #endif
 		fd = open(r->f.path, O_RDWR | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(why, sizeof(why), "job %d: open: %s", k + 1, strerror(errno));
+	if (fd < 0)
+		return job_fail(w, r, k, "open", -1, errno);
+	if (disk_eng_open(&e, r->engine, fd, r->depth, BS, why, sizeof(why)) < 0) {
+		close(fd);
 		disk_worker_fail(w, why);
-		free(buf);
 		return -1;
 	}
-	do {
-		off_t off;
-		ssize_t n;
-
-		off = (off_t)(disk_perm_next(&perm) * BS);
-		t = disk_now();
-		n = r->writing ? pwrite(fd, buf, BS, off) : pread(fd, buf, BS, off);
-		lat = disk_now() - t;
-		if (n != BS) {
-			struct bench_ctx c = *r->ctx;
-
-			disk_fail(&c, disk_parent(r->ctx, 0), r->writing ? "write" : "read", r->f.path,
-				  (int64_t)off, n < 0 ? errno : EIO);
-			snprintf(why, sizeof(why), "job %d: %s", k + 1, c.reason);
-			disk_worker_fail(w, why);
-			close(fd);
-			free(buf);
-			return -1;
+	for (i = 0; i < r->depth; i++)
+		if (disk_eng_queue(&e, i, r->writing, (int64_t)(disk_perm_next(&perm) * BS)) < 0) {
+			job_fail(w, r, k, r->writing ? "queue a write" : "queue a read", -1, errno);
+			goto out;
 		}
-		if (disk_worker_report(w, 1, lat ? lat : 1))
-			break;
-	} while (t + lat < end);
+	while ((got = disk_eng_wait(&e, d, 64)) > 0) {
+		for (i = 0; i < got; i++) {
+			if (d[i].res != BS) {
+				job_fail(w, r, k, r->writing ? "write" : "read", d[i].off, d[i].res < 0 ? -d[i].res : EIO);
+				goto out;
+			}
+			stop = stop || disk_worker_report(w, 1, d[i].lat);
+			if (!stop && d[i].t_done < end &&
+			    disk_eng_queue(&e, d[i].slot, r->writing, (int64_t)(disk_perm_next(&perm) * BS)) < 0) {
+				job_fail(w, r, k, r->writing ? "queue a write" : "queue a read", -1, errno);
+				goto out;
+			}
+		}
+	}
+	if (got < 0) {
+		job_fail(w, r, k, "wait for completions", -1, errno);
+		goto out;
+	}
+	rc = 0;
+out:
+	disk_eng_close(&e);	/* reaps what is in flight first */
 	close(fd);
-	free(buf);
-	return 0;
+	return rc;
 }
 
 static int prep(void *st, struct long_run *lr)
@@ -107,6 +130,44 @@ static int op(void *st, struct long_run *lr)
 	return disk_workers_run(r->ctx, &r->ws, lr);
 }
 
+/* The rows: QD1 (psync unless --engine names one), QD --iodepth (the
+ * engine asked for, or the best here), --jobs at QD1. */
+struct row {
+	int jobs, depth, engine;
+};
+
+/* The engine of the deep rows, probed here (not in each job): 0, or -1
+ * with *why when none keeps that many requests in flight. */
+static int deep_engine(struct bench_ctx *ctx, int kind, int depth, char *why, size_t n)
+{
+	struct disk_eng e;
+	char desc[200];
+
+	if (disk_eng_open(&e, kind, -1, depth, BS, why, n) < 0)
+		return -1;
+	result_param_str(ctx->res, "engine", disk_eng_describe(&e, desc, sizeof(desc)));
+	if (e.fallback[0])
+		result_param_str(ctx->res, "engine_fallback", e.fallback);
+	kind = e.kind;
+	disk_eng_close(&e);
+	return kind;
+}
+
+static int rand_supported(struct bench_ctx *ctx)
+{
+	const struct disk_opts *dk = disk_opts(ctx->opt);
+	int kind = disk_engine_parse(dk->engine);
+	struct disk_eng e;
+
+	/* an engine asked for by name runs, or the benchmark is unsupported */
+	if (kind != ENG_AIO && kind != ENG_URING)
+		return 0;
+	if (disk_eng_open(&e, kind, -1, dk->iodepth, BS, ctx->reason, sizeof(ctx->reason)) < 0)
+		return -1;
+	disk_eng_close(&e);
+	return 0;
+}
+
 static int rand_run(struct bench_ctx *ctx)
 {
 	const struct bench_opts *o = ctx->opt;
@@ -114,7 +175,10 @@ static int rand_run(struct bench_ctx *ctx)
 	const struct harness_cfg *cfg = &ctx->h->cfg;
 	struct rnd r;
 	double mem = disk_mem_ceiling();
-	int jobs[2] = { 1, dk->jobs }, j, d, rc = -1;
+	int asked = disk_engine_parse(dk->engine), qd1 = asked == ENG_AUTO ? ENG_PSYNC : asked;
+	struct row rows[3] = { { 1, 1, qd1 } };
+	int nrows = 1, j, d, rc = -1;
+	char why[400];
 
 	memset(&r, 0, sizeof(r));
 	r.ctx = ctx;
@@ -130,11 +194,22 @@ static int rand_run(struct bench_ctx *ctx)
 	result_param_num(ctx->res, "size_bytes", (double)dk->size);
 	result_param_num(ctx->res, "block_bytes", BS);
 	result_param_num(ctx->res, "jobs", dk->jobs);
-	result_param_num(ctx->res, "iodepth", 1);
+	result_param_num(ctx->res, "iodepth", dk->iodepth);
+	result_param_str(ctx->res, "engine_qd1", disk_engine_name(qd1));
 	result_param_str(ctx->res, "dir", disk_parent(ctx, 0));
+	if (dk->iodepth > 1) {
+		int deep = deep_engine(ctx, asked, dk->iodepth, why, sizeof(why));
+
+		if (deep >= 0)
+			rows[nrows++] = (struct row){ 1, dk->iodepth, deep };
+		else	/* the QD1 rows go on: say why there is no deep one */
+			result_param_str(ctx->res, "engine_none", why);
+	}
+	if (dk->jobs > 1)
+		rows[nrows++] = (struct row){ dk->jobs, 1, qd1 };
 	if (disk_fill(ctx, &r.f, r.blocks * BS) < 0)
 		goto out;
-	for (j = 0; j < (dk->jobs > 1 ? 2 : 1); j++) {
+	for (j = 0; j < nrows; j++) {
 		for (d = 0; d < 2; d++) {
 			char name[64];
 			struct long_op lo = {
@@ -143,16 +218,18 @@ static int rand_run(struct bench_ctx *ctx)
 				.duration_ns = r.dur,
 			};
 
-			if (jobs[j] == 1)
-				snprintf(name, sizeof(name), "%s 4k QD1", d ? "randwrite" : "randread");
+			if (rows[j].jobs == 1)
+				snprintf(name, sizeof(name), "%s 4k QD%d", d ? "randwrite" : "randread", rows[j].depth);
 			else
 				snprintf(name, sizeof(name), "%s 4k, %d jobs", d ? "randwrite" : "randread",
-					 jobs[j]);
+					 rows[j].jobs);
 			r.writing = d;
-			r.ws.nlast = jobs[j];
+			r.depth = rows[j].depth;
+			r.engine = rows[j].engine;
+			r.ws.nlast = rows[j].jobs;
 			if (harness_long(ctx, &lo, NULL) < 0)
 				goto out;
-			if (jobs[j] > 1)
+			if (rows[j].jobs > 1)
 				disk_workers_record(ctx, &r.ws, name, 1);
 			disk_cache_check(ctx, name, !r.direct, dk->size, mem);
 		}
@@ -164,18 +241,22 @@ out:
 	return rc;
 }
 
-/* For the progress line: QD1 and --jobs, read and write, each repetition
- * --runtime long (and its ramp). */
+/* For the progress line: QD1, QD --iodepth and --jobs, read and write,
+ * each repetition --runtime long (and its ramp). */
 static double rand_estimate(const struct bench_opts *opt, const struct harness_cfg *cfg, double fig_s)
 {
+	const struct disk_opts *dk = disk_opts(opt);
+	double rows = 1 + (dk->iodepth > 1) + (dk->jobs > 1);
+
 	(void)fig_s;
-	return 4.0 * harness_estimate_reps(cfg) * ((double)(cfg->duration_ns ? cfg->duration_ns : disk_opts(opt)->runtime) +
-			      (double)cfg->ramp_ns) / 1e9;
+	return 2 * rows * harness_estimate_reps(cfg) *
+	       ((double)(cfg->duration_ns ? cfg->duration_ns : dk->runtime) + (double)cfg->ramp_ns) / 1e9;
 }
 
 const struct bench bench_disk_rand = {
 	.id = "disk.rand", .group = "disk", .title = "Random 4k read and write (fio)",
 	.unit = "IOPS", .better = BETTER_HIGHER, .kind = KIND_RATE, .long_mode = 1,
+	.supported = rand_supported,
 	.run = rand_run,
 	.estimate = rand_estimate,
 };

@@ -23,6 +23,8 @@ struct disk_opts {
 	uint64_t runtime;		/* --runtime: a pass stops at --size or at this */
 	int direct, no_direct;		/* --direct, --no-direct */
 	int jobs;			/* --jobs: disk.rand's concurrent jobs */
+	int iodepth;			/* --iodepth: disk.rand's requests in flight (QD rows) */
+	const char *engine;		/* --engine: auto, psync, aio, io_uring */
 	const char *device;		/* --device: a block device read sequentially */
 	int destroy;			/* --destroy-data: disk.seq may write --device */
 	const char *csv;		/* --csv: bonnie++ CSV line, "1.03" or "2" */
@@ -156,5 +158,45 @@ int disk_worker_report(struct disk_worker *w, double amount, uint64_t lat_ns);
 uint64_t disk_worker_t0(const struct disk_worker *w);
 /* A worker's failure reason (sent to the parent, which fails the test). */
 void disk_worker_fail(struct disk_worker *w, const char *reason);
+
+/* ---- engines: requests in flight (disk-engine.c) ----
+ * psync (one pread/pwrite at a time), aio (POSIX AIO) and io_uring
+ * (Linux); ENG_AUTO opens the best that works here, and says in fallback
+ * why the better ones did not. */
+enum { ENG_AUTO, ENG_PSYNC, ENG_AIO, ENG_URING };
+#define DISK_MAX_DEPTH 32768	/* io_uring's ring holds at most this many (IORING_MAX_ENTRIES) */
+int disk_engine_parse(const char *name);	/* ENG_*, or -1 */
+const char *disk_engine_name(int kind);
+struct disk_eng_slot;
+struct disk_eng_done {
+	int slot;
+	int res;		/* bytes moved, or -errno */
+	int wr;
+	int64_t off;
+	uint64_t t_done, lat;	/* its completion time; from queued to completed, ns */
+};
+struct disk_eng {
+	int kind, fd, depth, inflight;
+	size_t bs;
+	struct disk_eng_slot *slot;
+	void *uring, *aio_list;
+	struct disk_eng_done done_now;	/* psync: the request just done */
+	int have_done;
+	char fallback[400];	/* ENG_AUTO: why the better engines did not open */
+};
+/* Open kind on fd for depth requests of bs bytes each (a buffer per
+ * slot): 0, or -1 with why (the engine cannot run here, or no memory). */
+int disk_eng_open(struct disk_eng *e, int kind, int fd, int depth, size_t bs, char *why, size_t n);
+/* "io_uring (registered buffers)", "aio (glibc: a pool of threads ...)" */
+const char *disk_eng_describe(const struct disk_eng *e, char *out, size_t n);
+char *disk_eng_buf(struct disk_eng *e, int slot);
+/* Queue slot (free) for a request at off: 0, or -1 with errno. */
+int disk_eng_queue(struct disk_eng *e, int slot, int wr, int64_t off);
+/* Submit what is queued; wait for at least one completion (none when
+ * nothing is in flight): how many were written to d (at most max, each
+ * slot free again), or -1 with errno. */
+int disk_eng_wait(struct disk_eng *e, struct disk_eng_done *d, int max);
+/* Reap what is still in flight, then free everything. */
+void disk_eng_close(struct disk_eng *e);
 
 #endif

@@ -309,6 +309,22 @@ static size_t prune(const struct hx_trend *t, const double *x, size_t n, size_t 
 	}
 }
 
+/* Each change point placed again within its final neighbours: the best
+ * split of the runs between the change points on either side (the
+ * candidate search may have found it against a short window after it, a
+ * few runs off), kept when it holds there. */
+static void relocate(const struct hx_trend *t, const double *x, size_t n, size_t *cps, size_t ncp)
+{
+	for (size_t i = 0; i < ncp; i++) {
+		size_t a = i ? cps[i - 1] : 0, c = i + 1 < ncp ? cps[i + 1] : n, tau;
+		double q, size;
+
+		if (cp_best_split(x + a, c - a, MIN_SEGMENT, &tau, &q) == 0 && a + tau != cps[i] &&
+		    holds(t, x, a, a + tau, c, &size))
+			cps[i] = a + tau;
+	}
+}
+
 /* Run-to-run spread of x[0..n) as a fraction: 1.4826 x the median
  * absolute log difference of consecutive runs / sqrt 2 (a robust standard
  * deviation of one run; a level shift is one outlying difference). */
@@ -385,6 +401,7 @@ int history_trend(const struct history *h, const struct hx_series *s, size_t key
 	}
 	ncp = cp_segment(x, u, MIN_SEGMENT, accept, t, cps, HX_MAX_CHANGES);
 	ncp = prune(t, x, u, cps, ncp);
+	relocate(t, x, u, cps, ncp);
 	for (i = 0; i < ncp; i++) {
 		size_t a = i ? cps[i - 1] : 0, c = i + 1 < ncp ? cps[i + 1] : u;
 		struct cmp_ratio r;
