@@ -146,11 +146,21 @@ static int deep_engine(struct bench_ctx *ctx, int kind, int depth, char *why, si
 	if (disk_eng_open(&e, kind, -1, depth, BS, why, n) < 0)
 		return -1;
 	result_param_str(ctx->res, "engine", disk_eng_describe(&e, desc, sizeof(desc)));
-	if (e.fallback[0])
+	why[0] = 0;
+	if (e.fallback[0]) {	/* auto fell back: said under the rows */
 		result_param_str(ctx->res, "engine_fallback", e.fallback);
+		snprintf(why, n, "engine %s, since %.*s", disk_engine_name(e.kind), (int)(n > 40 ? n - 40 : 0), e.fallback);
+	}
 	kind = e.kind;
 	disk_eng_close(&e);
 	return kind;
+}
+
+static void note_row(struct bench_result *br, const char *name, const char *note)
+{
+	for (size_t i = 0; i < br->nmetrics; i++)
+		if (strcmp(br->metrics[i].name, name) == 0 && !br->metrics[i].note)
+			br->metrics[i].note = strdup(note);
 }
 
 static int rand_supported(struct bench_ctx *ctx)
@@ -178,7 +188,7 @@ static int rand_run(struct bench_ctx *ctx)
 	int asked = disk_engine_parse(dk->engine), qd1 = asked == ENG_AUTO ? ENG_PSYNC : asked;
 	struct row rows[3] = { { 1, 1, qd1 } };
 	int nrows = 1, j, d, rc = -1;
-	char why[400];
+	char why[400] = "", none[460] = "";
 
 	memset(&r, 0, sizeof(r));
 	r.ctx = ctx;
@@ -202,8 +212,11 @@ static int rand_run(struct bench_ctx *ctx)
 
 		if (deep >= 0)
 			rows[nrows++] = (struct row){ 1, dk->iodepth, deep };
-		else	/* the QD1 rows go on: say why there is no deep one */
+		else {	/* the QD1 rows go on: say why there is no deep one */
 			result_param_str(ctx->res, "engine_none", why);
+			snprintf(none, sizeof(none), "no QD%d rows: %s", dk->iodepth, why);
+			why[0] = 0;
+		}
 	}
 	if (dk->jobs > 1)
 		rows[nrows++] = (struct row){ dk->jobs, 1, qd1 };
@@ -231,6 +244,10 @@ static int rand_run(struct bench_ctx *ctx)
 				goto out;
 			if (rows[j].jobs > 1)
 				disk_workers_record(ctx, &r.ws, name, 1);
+			if (rows[j].depth > 1 && why[0])
+				note_row(ctx->res, name, why);
+			if (j == 0 && d == 0 && none[0])
+				note_row(ctx->res, name, none);
 			disk_cache_check(ctx, name, !r.direct, dk->size, mem);
 		}
 	}

@@ -13,9 +13,7 @@
 #define EXIT_INTERRUPTED 130
 
 #define usage_error opt_usage_error	/* one line on stderr, exit 2 */
-/* getopt's ':' (a value missing) or '?' (unknown) for `bakeoff VERB`'s
- * option name: one line on stderr naming VERB's --help; returns 2. */
-int bad_option(const char *verb, int c, const char *name);
+#define bad_option opt_bad_option	/* getopt's ':' or '?': one line, exit 2 */
 
 /* A verb: `bakeoff NAME ...` calls fn(argc, argv) with argv[0] = NAME;
  * its --help (and `bakeoff help NAME`) prints help, or calls help_fn

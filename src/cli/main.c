@@ -16,13 +16,6 @@ static const char help_help[] =
 	"usage: bakeoff help [VERB | BENCH]\n\nHelp on a verb (same as bakeoff VERB --help), or on one benchmark: what it\n"
 	"measures and the options it reads.\n";
 
-int bad_option(const char *verb, int c, const char *name)
-{
-	if (c == ':')
-		return usage_error("%s: option '%s' needs a value (see bakeoff %s --help)", verb, name, verb);
-	return usage_error("%s: unknown option '%s' (see bakeoff %s --help)", verb, name, verb);
-}
-
 const struct verb verbs[] = {
 	{ "run", cmd_run, NULL, print_run_help, "run [BENCH...]",
 	  "run benchmarks (all when none named); writes a result file" },

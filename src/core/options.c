@@ -615,3 +615,10 @@ int opt_usage_error(const char *fmt, ...)
 	fputc('\n', stderr);
 	return 2;
 }
+
+int opt_bad_option(const char *verb, int c, const char *name)
+{
+	if (c == ':')
+		return opt_usage_error("%s: option '%s' needs a value (see bakeoff %s --help)", verb, name, verb);
+	return opt_usage_error("%s: unknown option '%s' (see bakeoff %s --help)", verb, name, verb);
+}

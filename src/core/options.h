@@ -121,5 +121,8 @@ void opt_print_help(FILE *f, const struct bench *b);
 /* Bad usage or input: "bakeoff: MESSAGE" as one line on stderr; returns 2,
  * the exit status for it. */
 int opt_usage_error(const char *fmt, ...) BAKEOFF_PRINTF(1, 2);
+/* getopt's ':' (a value missing) or '?' (unknown) for `bakeoff VERB`'s
+ * option name: one line on stderr naming VERB's --help; returns 2. */
+int opt_bad_option(const char *verb, int c, const char *name);
 
 #endif

@@ -34,6 +34,24 @@ for m in "randread 4k QD1" "randwrite 4k QD1" "randread 4k, 2 jobs" "randwrite 4
 	check "$m between 10 and 10^8 IOPS" num_between "$(median "$R" disk.rand "$m")" 10 100000000
 	check "$m has p50 <= p90 <= p99 <= p99.9 <= max" [ "$(jget "$R" "my \$l = metric('disk.rand','$m')->{latency}; \$l->{count} > 0 && \$l->{p50} <= \$l->{p90} && \$l->{p90} <= \$l->{p99} && \$l->{p99} <= \$l->{'p99.9'} && \$l->{'p99.9'} <= \$l->{max} ? 1 : 0")" = 1 ]
 done
+for m in "randread 4k QD32" "randwrite 4k QD32"; do
+	check "$m between 10 and 10^8 IOPS" num_between "$(median "$R" disk.rand "$m")" 10 100000000
+	check "$m: a latency per request, ordered percentiles" [ "$(jget "$R" "my \$l = metric('disk.rand','$m')->{latency}; \$l->{count} > 0 && \$l->{p50} <= \$l->{p99} && \$l->{p99} <= \$l->{max} ? 1 : 0")" = 1 ]
+done
+e=$(jget "$R" 'bench("disk.rand")->{params}{engine}')
+check "the QD32 rows' engine recorded: $e" sh -c "printf '%s' '$e' | grep -Eq '^(io_uring|aio) '"
+check "the QD1 rows' engine: psync" [ "$(jget "$R" 'bench("disk.rand")->{params}{engine_qd1}')" = psync ]
+check "iodepth recorded" [ "$(jget "$R" 'bench("disk.rand")->{params}{iodepth}')" = 32 ]
+# shellcheck disable=SC2086
+"$BAKEOFF" run $Q --jobs 1 --engine aio --iodepth 4 --dir "$D" -o "$TMP/aio.json" disk.rand >/dev/null 2>&1
+ok $? "--engine aio --iodepth 4: a run"
+check "  its rows are QD4, through aio" [ "$(jget "$TMP/aio.json" "join ',', map { \$_->{name} } @{bench('disk.rand')->{metrics}}")" = \
+	"randread 4k QD1,randwrite 4k QD1,randread 4k QD4,randwrite 4k QD4" ]
+check "  engine aio for every row" [ "$(jget "$TMP/aio.json" "my \$p = bench('disk.rand')->{params}; \$p->{engine_qd1} eq 'aio' && \$p->{engine} =~ /^aio/ ? 1 : 0")" = 1 ]
+# shellcheck disable=SC2086
+"$BAKEOFF" run $Q --jobs 1 --engine psync --dir "$D" -o "$TMP/psync.json" disk.rand >"$TMP/psync.out" 2>&1
+ok $? "--engine psync: a run"
+check "  QD1 rows only, and the table says why" sh -c "[ '$(jget "$TMP/psync.json" "scalar @{bench('disk.rand')->{metrics}}")' = 2 ] && grep -q 'no QD32 rows: psync keeps one request in flight, not 32' '$TMP/psync.out'"
 check "2 jobs: each job's rate kept" [ "$(jget "$R" 'scalar @{metric("disk.rand","randread 4k, 2 jobs")->{per_copy} // []}')" = 2 ]
 check "the table shows the mean and the percentiles" grep -Eq "^    latency of [0-9]* operations: mean [0-9.]+, p50 .* p99.9 .* max" "$TMP/out"
 for t in putc write rewrite getc read seeks "seq create" "seq stat" "seq delete" "ran create" "ran stat" "ran delete"; do
@@ -134,6 +152,9 @@ bad "--csv 3" "for --csv: expected 1.03" --dir "$D" --csv 3 disk.bonnie
 bad "--file-min above --file-max" "--file-min 8 KiB is above --file-max 1 KiB" --dir "$D" --file-max 1k --file-min 8k disk.bonnie
 bad "--device on a file that is no block device" "not a block device" --dir "$D" --device /dev/null disk.seq
 bad "--destroy-data without --device" "--destroy-data only applies with --device" --dir "$D" --destroy-data disk.seq
+bad "--iodepth 0" "for --iodepth: expected a whole number from 1" --dir "$D" --iodepth 0 disk.rand
+bad "--iodepth 100000" "--iodepth 100000 is over 32768, the most requests io_uring" --dir "$D" --iodepth 100000 disk.rand
+bad "--engine spdk" "for --engine: expected auto, psync, aio or io_uring" --dir "$D" --engine spdk disk.rand
 avail_k=$(df -Pk "$D" | awk 'NR == 2 { print $4 }')
 if [ -n "$avail_k" ] && [ "$avail_k" -lt $((1024 * 1024 * 1024)) ]; then
 	bad "--size 1T" "--size 1 TiB needs 1 TiB in $D, which has .* free" --dir "$D" --size 1T disk.seq

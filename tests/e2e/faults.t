@@ -39,6 +39,7 @@ fault_case() {
 	case $_bench in	# only options a selected benchmark reads
 	vm.*) _size="--map-size 1M" ;;
 	ipc.*.bw) _size="--msg-size 16k" ;;
+	disk.rand) _size="--size 2M --runtime 100ms --reps 1 --jobs 1 --dir $S $DISK_OPTS" ;;
 	*) _size= ;;
 	esac
 	# shellcheck disable=SC2086
@@ -84,6 +85,22 @@ fault_case "pipe read error" ipc.pipe.bw "read:20:EIO" "pipe:" failed "Input/out
 fault_case "pipe write error in the writer" ipc.pipe.bw "write:20+:EIO" "pipe:" failed "."
 fault_case "short pipe writes" ipc.pipe.bw "write:10+:short" "pipe:" ok ""
 fault_case "EINTR on a pipe read, no interrupt" ipc.pipe.bw "read:20:EINTR" "pipe:" ok ""
+# disk.rand: a read error on the way (pread, QD1), an io_uring that
+# fails while 32 requests are in flight (they are reaped before the file
+# goes), and io_uring refused at setup: auto falls back to POSIX AIO and
+# says why under the QD32 rows; asked for by name, it is unsupported.
+F=/rand
+fault_case "I/O error on a random read" disk.rand "pread:5:EIO" $F failed "read error \\(EIO\\) at offset [0-9]+ of rand"
+fault_case "io_uring fails with requests in flight" disk.rand "io_uring_enter:3+:EIO" "" failed "wait for completions: (Input/output error|I/O error)"
+fault_case "io_uring refused: auto falls back" disk.rand "io_uring_setup:1+:EPERM" "" ok ""
+check "  the QD32 rows say which engine and why" \
+	[ "$(jget "$TMP/r$n.json" "metric('disk.rand','randread 4k QD32')->{note} // ''")" = \
+	  "engine aio, since io_uring_setup: Operation not permitted (forbidden here: kernel.io_uring_disabled, or a seccomp filter)" ]
+DISK_OPTS="--engine io_uring"
+fault_case "io_uring asked for, but refused" disk.rand "io_uring_setup:1+:ENOSYS" "" unsupported ""
+check "  with its reason" [ "$(jget "$TMP/r$n.json" "bench('disk.rand')->{reason}")" = \
+	"io_uring_setup: Function not implemented (this kernel has no io_uring)" ]
+DISK_OPTS=
 # The scratch directory's marker cannot be written: nothing is measured,
 # exit 2 with one line, nothing left behind.
 S=$TMP/smark

@@ -1,15 +1,18 @@
 /* faultinj.c — an LD_PRELOAD shim that makes chosen read(), write() and
- * fork() calls fail or fall short, to check that a benchmark meeting a full
+ * fork() calls (and pread(), pwrite(), and io_uring's system calls made
+ * through syscall()) fail or fall short, to check that a benchmark meeting a full
  * disk, an I/O error, a short transfer, a refused fork or an interrupted
  * call ends cleanly (tests/e2e/faults.t). Built by the tests:
  *     cc -fPIC -shared -o faultinj.so tests/faults/faultinj.c -ldl
  *
  * Environment:
  *   FAULT=CALL:N:WHAT[,CALL:N:WHAT...]
- *       CALL  read, write or fork
+ *       CALL  read, write, pread, pwrite, fork, io_uring_setup or
+ *             io_uring_enter (the last two are never short)
  *       N     the Nth eligible call of that kind in this process (1-based);
  *             "N+" means the Nth and every later one (a disk that stays full)
- *       WHAT  an errno name (ENOSPC, EIO, EAGAIN, EINTR, ENOMEM, EPIPE): the
+ *       WHAT  an errno name (ENOSPC, EIO, EAGAIN, EINTR, ENOMEM, EPIPE, EPERM,
+ *             ENOSYS): the
  *             call is not made and returns -1 with that errno; or "short":
  *             the call is made for half the bytes (at least 1), so it
  *             returns less than asked
@@ -20,7 +23,7 @@
  *       "pipe:" (pipes). This is what keeps the fault on the benchmark and
  *       off the result file, the table on stdout and sysinfo's reads of
  *       /proc: they are never counted. Unset: every fd is eligible.
- *       Forks are always eligible.
+ *       Forks and io_uring calls are always eligible.
  *   FAULT_LOG=1
  *       Print every eligible call with its number on stderr (to choose N).
  *
@@ -31,13 +34,16 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdarg.h>
+#include <sys/syscall.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-enum call { C_READ, C_WRITE, C_FORK, C_N };
-static const char *const call_name[C_N] = { "read", "write", "fork" };
+enum call { C_READ, C_WRITE, C_PREAD, C_PWRITE, C_FORK, C_URING_SETUP, C_URING_ENTER, C_N };
+static const char *const call_name[C_N] = { "read", "write", "pread", "pwrite", "fork", "io_uring_setup",
+					    "io_uring_enter" };
 
 #define MAX_RULES 8
 static struct rule {
@@ -54,12 +60,16 @@ static int log_calls;
 static ssize_t (*real_read)(int, void *, size_t);
 static ssize_t (*real_write)(int, const void *, size_t);
 static pid_t (*real_fork)(void);
+static ssize_t (*real_pread)(int, void *, size_t, off_t);
+static ssize_t (*real_pwrite)(int, const void *, size_t, off_t);
+static long (*real_syscall)(long, ...);
 
 static int errno_by_name(const char *s)
 {
 	static const struct { const char *name; int err; } names[] = {
 		{ "ENOSPC", ENOSPC }, { "EIO", EIO }, { "EAGAIN", EAGAIN }, { "EINTR", EINTR },
-		{ "ENOMEM", ENOMEM }, { "EPIPE", EPIPE }, { "EDQUOT", EDQUOT }, { "short", 0 },
+		{ "ENOMEM", ENOMEM }, { "EPIPE", EPIPE }, { "EDQUOT", EDQUOT }, { "EPERM", EPERM },
+		{ "ENOSYS", ENOSYS }, { "short", 0 },
 	};
 	size_t i;
 
@@ -86,6 +96,9 @@ static void init(void)
 	real_read = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
 	real_write = (ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
 	real_fork = (pid_t (*)(void))dlsym(RTLD_NEXT, "fork");
+	real_pread = (ssize_t (*)(int, void *, size_t, off_t))dlsym(RTLD_NEXT, "pread");
+	real_pwrite = (ssize_t (*)(int, const void *, size_t, off_t))dlsym(RTLD_NEXT, "pwrite");
+	real_syscall = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
 	nrules = 0;
 	path_filter = getenv("FAULT_PATH");
 	if (path_filter && !*path_filter)
@@ -112,7 +125,7 @@ static void init(void)
 		r.from_on = *end == '+';
 		r.err = errno_by_name(w);
 		if (k == C_N || r.n == 0 || end == n || end[r.from_on] || r.err < 0 ||
-		    (r.err == 0 && r.call == C_FORK))
+		    (r.err == 0 && (r.call == C_FORK || r.call >= C_URING_SETUP)))
 			goto bad;
 		rules[nrules++] = r;
 		continue;
@@ -144,7 +157,7 @@ static const struct rule *hit(enum call c, int fd)
 	int i;
 
 	init();
-	if (c != C_FORK && !eligible(fd))
+	if (fd >= 0 && !eligible(fd))
 		return NULL;
 	k = ++count[c];
 	if (log_calls) {
@@ -191,4 +204,67 @@ pid_t fork(void)
 		return -1;
 	}
 	return real_fork();
+}
+
+ssize_t pread(int fd, void *buf, size_t n, off_t off)
+{
+	const struct rule *r = hit(C_PREAD, fd);
+
+	if (r && r->err) {
+		errno = r->err;
+		return -1;
+	}
+	return real_pread(fd, buf, r && n > 1 ? n / 2 : n, off);
+}
+
+ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
+{
+	const struct rule *r = hit(C_PWRITE, fd);
+
+	if (r && r->err) {
+		errno = r->err;
+		return -1;
+	}
+	return real_pwrite(fd, buf, r && n > 1 ? n / 2 : n, off);
+}
+
+#if defined(__linux__) && !defined(__GLIBC__)
+#define pread64 faultinj_pread64	/* musl: no separate 64-bit names */
+#define pwrite64 faultinj_pwrite64
+#endif
+ssize_t pread64(int fd, void *buf, size_t n, off_t off);
+ssize_t pwrite64(int fd, const void *buf, size_t n, off_t off);
+ssize_t pread64(int fd, void *buf, size_t n, off_t off)
+{
+	return pread(fd, buf, n, off);
+}
+
+ssize_t pwrite64(int fd, const void *buf, size_t n, off_t off)
+{
+	return pwrite(fd, buf, n, off);
+}
+
+/* io_uring has no libc wrapper: bakeoff calls it through syscall(). */
+long syscall(long number, ...)
+{
+	long a[6];
+	va_list ap;
+	int i;
+
+	va_start(ap, number);
+	for (i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	init();
+#ifdef SYS_io_uring_setup
+	if (number == SYS_io_uring_setup || number == SYS_io_uring_enter) {
+		const struct rule *r = hit(number == SYS_io_uring_setup ? C_URING_SETUP : C_URING_ENTER, -1);
+
+		if (r) {
+			errno = r->err;
+			return -1;
+		}
+	}
+#endif
+	return real_syscall(number, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
