@@ -13,13 +13,16 @@
 #   BAKEOFF=./bakeoff sh scripts/peers.sh      (make peers does this)
 #   PEERS_MEM=64   buffer size in MiB for the memory figures (default 64)
 #   PEERS_ROUNDS=5
-#   PEERS_ONLY=disk   only the disk peers (fio, bonnie++); nodisk: all but them
+#   PEERS_ONLY=disk   only the disk peers (fio, bonnie++); nodisk: all but them;
+#                     rand: only disk.rand against fio (QD1, QD32 io_uring, QD32 aio)
 set -u
 ONLY=${PEERS_ONLY:-all}
 case $ONLY in
 all | disk | nodisk) ;;
-*) echo "peers.sh: PEERS_ONLY is disk or nodisk, not '$ONLY'" >&2; exit 2 ;;
+rand) ONLY=disk RANDONLY=1 ;;
+*) echo "peers.sh: PEERS_ONLY is disk, nodisk or rand, not '$ONLY'" >&2; exit 2 ;;
 esac
+RANDONLY=${RANDONLY:-0}
 BAKEOFF=${BAKEOFF:-./bakeoff}
 MEM=${PEERS_MEM:-64}
 ROUNDS=${PEERS_ROUNDS:-5}
@@ -281,21 +284,50 @@ bkm() {
 				print "$ARGV[2] $m->{median}\n$ARGV[2].cv ", 100 * $m->{cv}, "\n$ARGV[2].tw $m->{median}\n" } }' \
 		"$1" "$3" "$2" "$4" >>"$TMP/vals"
 }
+# bkl FILE KEY ID METRIC — a figure's p50 and p99 latency (us) as KEY.p50, KEY.p99
+bkl() {
+	perl -MJSON::PP -e '
+		local $/; open my $f, "<", $ARGV[0] or exit; my $r = decode_json(<$f>);
+		my %us = (ns => 1e-3, us => 1, ms => 1e3, s => 1e6);
+		for my $b (@{$r->{benchmarks}}) { next unless $b->{id} eq $ARGV[1] && $b->{status} eq "ok";
+			for my $m (@{$b->{metrics}}) { next if $m->{name} ne $ARGV[3] || !$m->{latency};
+				my $l = $m->{latency}; my $s = $us{$l->{unit}} // next;
+				printf "%s.p50 %.2f\n%s.p99 %.2f\n", $ARGV[2], $l->{p50} * $s, $ARGV[2], $l->{p99} * $s } }' \
+		"$1" "$3" "$2" "$4" >>"$TMP/vals"
+}
 DDIR=$(mktemp -d "${PEERS_DISK_DIR:-.}/bakeoff-peers-disk.XXXXXX")
 DSIZE=${PEERS_DISK_SIZE:-2048}
 BSIZE=${PEERS_BONNIE_SIZE:-4096}
-DROUNDS=${PEERS_DISK_ROUNDS:-4}
+DROUNDS=${PEERS_DISK_ROUNDS:-5}
 # fio's figures from its JSON: bytes/s to MB/s, IOPS as they are.
 # FIO_ENV: variables for fio's environment (see fio_seq).
 FIO_ENV=
-fio_fig() { # FIELD(write.bw|read.bw|read.iops) FIO-OPTIONS...
+fio_fig() { # FIELD(write.bw|read.bw|read.iops|read.p50|read.p99|write...) FIO-OPTIONS...
 	_f=$1
 	shift
+	# --lat_percentiles: percentiles of the whole latency (submission to
+	# completion, fio's lat), as bakeoff times a request, in microseconds
 	env $FIO_ENV fio --output-format=json --name=peer --directory="$DDIR" --filename=fio.dat --size="${DSIZE}M" \
-		--direct=1 --ioengine=psync --iodepth=1 "$@" 2>/dev/null | perl -MJSON::PP -e '
+		--direct=1 --ioengine=psync --iodepth=1 --lat_percentiles=1 "$@" 2>/dev/null | perl -MJSON::PP -e '
 		local $/; my $j = eval { decode_json(<STDIN>) } or exit; my ($d, $k) = split /\./, $ARGV[0];
-		my $v = $j->{jobs}[0]{$d}{$k eq "bw" ? "bw_bytes" : "iops"}; exit unless $v;
+		my $io = $j->{jobs}[0]{$d};
+		if ($k =~ /^p(\d+)$/) { my $v = $io->{lat_ns}{percentile}{sprintf "%.6f", $1}; printf "%.2f", $v / 1e3 if $v; exit }
+		my $v = $io->{$k eq "bw" ? "bw_bytes" : "iops"}; exit unless $v;
 		printf "%.1f", $k eq "bw" ? $v / 1e6 : $v' "$_f"
+}
+# fio_figs KEY FIO-OPTIONS... — IOPS and the p50 and p99 latency of one fio
+# run of one direction (read or write, from --rw) as KEY, KEY.p50, KEY.p99
+fio_figs() {
+	_k=$1
+	shift
+	_d=read
+	case "$*" in *--rw=randwrite*) _d=write ;; esac
+	env $FIO_ENV fio --output-format=json --name=peer --directory="$DDIR" --filename=fio.dat --size="${DSIZE}M" \
+		--direct=1 --lat_percentiles=1 "$@" 2>/dev/null | perl -MJSON::PP -e '
+		local $/; my $j = eval { decode_json(<STDIN>) } or exit; my ($k, $d) = @ARGV;
+		my $io = $j->{jobs}[0]{$d}; exit unless $io->{iops};
+		printf "%s %.1f\n%s.p50 %.2f\n%s.p99 %.2f\n", $k, $io->{iops}, $k, $io->{lat_ns}{percentile}{"50.000000"} / 1e3,
+			$k, $io->{lat_ns}{percentile}{"99.000000"} / 1e3' "$_k" "$_d" >>"$TMP/vals"
 }
 # round_figures MARK — this round's pairs (the values put after line MARK of
 # the values file) and their ratios, so the spread of rounds can be seen.
@@ -303,7 +335,10 @@ round_figures() {
 	tail -n "+$(($1 + 1))" "$TMP/vals" | awk '$1 !~ /\.(cv|tw)$/ { v[$1] = $2 }
 		function pr(b, p) { if ((b in v) && (p in v) && v[p] > 0)
 			printf "  %s %.4g / %s %.4g = %.2f\n", b, v[b], p, v[p], v[b] / v[p] }
-		END { pr("seq.w", "fio.w"); pr("seq.r", "fio.r"); pr("rand.r", "fio.rr")
+		END { pr("seq.w", "fio.w"); pr("seq.r", "fio.r"); pr("rand.r", "fio.rr"); pr("rand.read32", "fio.read32")
+			pr("rand.read32.p50", "fio.read32.p50"); pr("rand.read32.p99", "fio.read32.p99")
+			pr("rand.write32", "fio.write32"); pr("rand.write32.p50", "fio.write32.p50")
+			pr("rand.write32.p99", "fio.write32.p99"); pr("rand.aio32", "fio.aio32")
 			pr("bon.write", "bonnie.write"); pr("bon.rewrite", "bonnie.rewrite")
 			pr("bon.read", "bonnie.read"); pr("bon.seq_create", "bonnie.create") }'
 }
@@ -343,11 +378,29 @@ fio_seq() {
 bk_rand() {
 	bk_run --size "${DSIZE}M" --jobs 1 --runtime 5s disk.rand
 	bkm "$TMP/b.json" rand.r disk.rand "randread 4k QD1"
+	# the QD32 rows beside fio's io_uring only when they were io_uring's
+	[ "$(jget_engine)" = io_uring ] && for d in read write; do
+		bkm "$TMP/b.json" rand.${d}32 disk.rand "rand$d 4k QD32"
+		bkl "$TMP/b.json" rand.${d}32 disk.rand "rand$d 4k QD32"
+	done
 	done_half
+	bk_run --size "${DSIZE}M" --jobs 1 --runtime 5s --engine aio disk.rand
+	bkm "$TMP/b.json" rand.aio32 disk.rand "randread 4k QD32"
+	done_half
+}
+jget_engine() {
+	perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or exit; my $r = decode_json(<$f>);
+		for (@{$r->{benchmarks}}) { print +(split / /, $_->{params}{engine} // "")[0] if $_->{id} eq "disk.rand" }' "$TMP/b.json"
 }
 fio_rand() {
 	have fio || return 0
 	put fio.rr "$(fio_fig read.iops --rw=randread --bs=4k --runtime=5 --time_based)"
+	done_half
+	for d in read write; do
+		fio_figs fio.${d}32 --ioengine=io_uring --iodepth=32 --rw=rand$d --bs=4k --runtime=5 --time_based
+		done_half
+	done
+	put fio.aio32 "$(fio_fig read.iops --ioengine=posixaio --iodepth=32 --rw=randread --bs=4k --runtime=5 --time_based)"
 	done_half
 }
 # Before each bonnie: memory at rest (PEERS_SETTLE seconds, default 30). A
@@ -393,9 +446,11 @@ while [ "$r" -le "$DROUNDS" ]; do
 	# behind for the next (blocks freed and trimmed, the host's cache and
 	# its write-back) falls on both sides alike.
 	if [ $((r % 2)) = 1 ]; then
-		bk_seq; fio_seq; bk_rand; fio_rand; bk_bonnie; peer_bonnie
+		if [ "$RANDONLY" = 1 ]; then bk_rand; fio_rand
+		else bk_seq; fio_seq; bk_rand; fio_rand; bk_bonnie; peer_bonnie; fi
 	else
-		fio_seq; bk_seq; fio_rand; bk_rand; peer_bonnie; bk_bonnie
+		if [ "$RANDONLY" = 1 ]; then fio_rand; bk_rand
+		else fio_seq; bk_seq; fio_rand; bk_rand; peer_bonnie; bk_bonnie; fi
 	fi
 	round_figures "$mark"
 	r=$((r + 1))
@@ -409,7 +464,8 @@ line() {
 	awk -v f="$1" -v id="$2" -v b="$b" -v cv="$(median "$2.cv")" -v tw="$(median "$2.tw")" \
 		-v u="$3" -v pn="$5" -v p="$p" -v why="$6" 'BEGIN {
 		sub(/^pin\./, "ipc.", id); sub(/pipe$/, "pipe.lat --pin", id); sub(/bw2$/, "bw --streams 2", id); sub(/bw1cpu$/, "bw, 1 CPU", id)
-		printf "%-24s %-18s %8.4g %-4s %5.1f%% %8.4g   %-36s ", f, id, b, u, cv, tw, pn
+		printf "%-24s %-18s %8.4g %-4s %6s %8s   %-36s ", f, id, b, u, cv == "" ? "-" : sprintf("%5.1f%%", cv),
+			tw == "" ? "-" : sprintf("%8.4g", tw), pn
 		if (p == "")
 			printf "skipped: %s\n", why
 		else
@@ -448,6 +504,13 @@ nobon="bonnie++ not installed (apt-get install bonnie++), or under half a second
 line "seq write 1M direct" seq.w MB/s fio.w "fio rw=write bs=1M direct=1 end_fsync fallocate=none, THP buffer" "$nofio"
 line "seq read 1M direct" seq.r MB/s fio.r "fio rw=read bs=1M direct=1, THP buffer" "$nofio"
 line "4k random read QD1" rand.r IOPS fio.rr "fio randread bs=4k direct=1 psync" "$nofio"
+line "4k rand read QD32" rand.read32 IOPS fio.read32 "fio randread io_uring iodepth=32" "$nofio (or no io_uring here)"
+line "  its p50 latency" rand.read32.p50 us fio.read32.p50 "fio lat (submission to completion)" "$nofio"
+line "  its p99 latency" rand.read32.p99 us fio.read32.p99 "fio lat p99" "$nofio"
+line "4k rand write QD32" rand.write32 IOPS fio.write32 "fio randwrite io_uring iodepth=32" "$nofio (or no io_uring here)"
+line "  its p50 latency" rand.write32.p50 us fio.write32.p50 "fio lat (submission to completion)" "$nofio"
+line "  its p99 latency" rand.write32.p99 us fio.write32.p99 "fio lat p99" "$nofio"
+line "4k rand read QD32, aio" rand.aio32 IOPS fio.aio32 "fio randread posixaio iodepth=32" "$nofio"
 line "bonnie block write" bon.write MB/s bonnie.write "bonnie++ -f (K/sec x 0.001024)" "$nobon"
 line "bonnie rewrite" bon.rewrite MB/s bonnie.rewrite "bonnie++ -f (K/sec x 0.001024)" "$nobon"
 line "bonnie block read" bon.read MB/s bonnie.read "bonnie++ -f (K/sec x 0.001024)" "$nobon"

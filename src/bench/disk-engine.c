@@ -237,6 +237,7 @@ static int uring_wait(struct disk_eng *e, struct disk_eng_done *d, int max)
 {
 	struct uring *u = e->uring;
 	uint32_t head;
+	long ret;
 	int got = 0;
 
 	for (;;) {
@@ -254,12 +255,13 @@ static int uring_wait(struct disk_eng *e, struct disk_eng_done *d, int max)
 		if (got && !u->queued)
 			return got;
 		/* submit what is queued; wait for one completion unless some came */
-		if (syscall(SYS_io_uring_enter, u->fd, u->queued, got ? 0u : 1u, UR_ENTER_GETEVENTS, NULL, 0) < 0) {
+		ret = syscall(SYS_io_uring_enter, u->fd, u->queued, got ? 0u : 1u, UR_ENTER_GETEVENTS, NULL, 0);
+		if (ret < 0) {
 			if (errno == EINTR || errno == EAGAIN || errno == EBUSY)
 				continue;
 			return -1;
 		}
-		u->queued = 0;
+		u->queued -= (unsigned)ret < u->queued ? (unsigned)ret : u->queued;	/* the rest next time */
 		if (got)
 			return got;
 	}
