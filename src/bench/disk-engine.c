@@ -282,33 +282,36 @@ static int aio_queue(struct disk_eng *e, int k)
 	return sl->wr ? aio_write(&sl->cb) : aio_read(&sl->cb);
 }
 
+/* Completions first (aio_error on each request in flight, as fio's
+ * posixaio does), aio_suspend only when none has completed yet. */
 static int aio_wait(struct disk_eng *e, struct disk_eng_done *d, int max)
 {
 	const struct aiocb **list = (const struct aiocb **)e->aio_list;
-	int n = 0, got = 0, k;
+	int n, got, k;
 
-	for (k = 0; k < e->depth; k++)
-		if (e->slot[k].busy)
-			list[n++] = &e->slot[k].cb;
-	if (!n)
-		return 0;
-	while (aio_suspend(list, n, NULL) < 0)
-		if (errno != EINTR && errno != EAGAIN)
+	for (;;) {
+		for (n = got = k = 0; k < e->depth; k++) {
+			struct disk_eng_slot *sl = &e->slot[k];
+			int err;
+
+			if (!sl->busy)
+				continue;
+			if (got == max || (err = aio_error(&sl->cb)) == EINPROGRESS) {
+				list[n++] = &sl->cb;
+				continue;
+			}
+			d[got].slot = k;
+			d[got].res = err ? -err : (int)aio_return(&sl->cb);
+			if (err)
+				aio_return(&sl->cb);
+			d[got].t_done = disk_now();
+			got++;
+		}
+		if (got || !n)
+			return got;
+		if (aio_suspend(list, n, NULL) < 0 && errno != EINTR && errno != EAGAIN)
 			return -1;
-	for (k = 0; k < e->depth && got < max; k++) {
-		struct disk_eng_slot *sl = &e->slot[k];
-		int err;
-
-		if (!sl->busy || (err = aio_error(&sl->cb)) == EINPROGRESS)
-			continue;
-		d[got].slot = k;
-		d[got].res = err ? -err : (int)aio_return(&sl->cb);
-		if (err)
-			aio_return(&sl->cb);
-		d[got].t_done = disk_now();
-		got++;
 	}
-	return got;
 }
 #endif
 
