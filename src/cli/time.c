@@ -66,6 +66,8 @@ const char timecmd_help[] =
 	"  -o, --output FILE write the result here ('-' = JSON on stdout; the log then\n"
 	"                    goes to the scratch directory and is removed)\n"
 	"  -q, --quiet       no progress lines on stderr\n"
+	"      --json-stream FILE  one JSON line per timed run as it ends (a new\n"
+	"                    file, a FIFO or -), as run's --json-stream\n"
 	"\n"
 	"Standard input is /dev/null. DUR: 500ms, 10s, 5m, 1h, 1d.\n"
 	"Example (the 1995 report's kernel build, the warm second run kept):\n"
@@ -80,7 +82,7 @@ struct usage_msg {
 
 struct time_state {
 	char **argv;		/* the command */
-	const char *prepare, *cwd;
+	const char *prepare, *cwd, *json_stream;
 	int show_output, ignore_status, quiet, warmup, reps;
 	int log_fd;
 	const char *log_path;
@@ -404,7 +406,7 @@ static void join_command(char *out, size_t n, char **argv)
 /* One line on stderr, "bakeoff: time: ...", exit status 2. */
 #define usage(...) opt_usage_error("time: " __VA_ARGS__)
 
-enum { O_WARMUP = 256, O_PREPARE, O_CWD, O_IGNORE, O_SHOW, O_TIMEOUT };
+enum { O_WARMUP = 256, O_PREPARE, O_CWD, O_IGNORE, O_SHOW, O_TIMEOUT, O_STREAM };
 
 /* time's options and its COMMAND (into ts): 0, -1 after --help, or the
  * exit status of a usage error. */
@@ -417,6 +419,7 @@ static int time_options(int argc, char **argv, struct harness_cfg *cfg, const ch
 		{ "ignore-status", no_argument, NULL, O_IGNORE },
 		{ "show-output", no_argument, NULL, O_SHOW },
 		{ "op-timeout", required_argument, NULL, O_TIMEOUT },
+		{ "json-stream", required_argument, NULL, O_STREAM },
 		{ "reps", required_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -453,6 +456,7 @@ static int time_options(int argc, char **argv, struct harness_cfg *cfg, const ch
 				return usage("--cwd %s: not a directory", optarg);
 			ts.cwd = optarg;
 			break;
+		case O_STREAM: ts.json_stream = optarg; break;
 		case O_IGNORE: ts.ignore_status = 1; break;
 		case O_SHOW: ts.show_output = 1; break;
 		case 'o':
@@ -541,6 +545,7 @@ int timecmd_main(int argc, char **argv)
 	plan.nbenches = 1;
 	plan.runs = 1;
 	plan.opt.parallel = 1;
+	plan.opt.json_stream = ts.json_stream;
 	plan.profile = "time";
 	plan.output = output;
 	plan.suffix = "-time";

@@ -52,6 +52,7 @@ struct bench_opts {
 	 * them but through the run) */
 	const char *output;		/* -o FILE ('-': stdout) */
 	const char *dirlist;		/* --dir DIR[,DIR...] */
+	const char *json_stream;	/* --json-stream FILE: the NDJSON interval stream */
 	int quiet, lines;		/* -q; --progress (plain lines) */
 	int runs;			/* --runs K (0: once) */
 	const char *labels[BENCH_MAX_LABELS];	/* --label KEY=VALUE, as given (into argv) */

@@ -13,6 +13,7 @@
 #include "harness.h"
 #include "hist.h"
 #include "scratch.h"
+#include "stream.h"
 #include "units.h"
 
 #define DEFAULT_DURATION_NS 10000000000ull
@@ -39,6 +40,7 @@ struct long_run {
 	size_t niv, cap;
 	int oom;
 	struct hist *hist;
+	struct hist *ivh;	/* --json-stream: the current interval's latencies */
 	uint64_t last_draw, last_arm;
 	int stop;		/* -1 once interrupted or timed out */
 };
@@ -121,6 +123,30 @@ static double figure(const struct long_op *lo, double ns, double amount)
 	return harness_convert(lo->kind, lo->unit, ns / amount, 0);
 }
 
+/* --json-stream: the interval just closed, with its own latencies (a
+ * sliver folded into the interval before it is not said again). */
+static void stream_put(struct long_run *lr, uint64_t now, double amount, double value)
+{
+	struct stream_iv iv = {
+		.bench = lr->ctx->b->id, .metric = lr->lo->name, .unit = lr->lo->unit,
+		.rep = lr->rep - lr->cfg->warmup_reps + 1, .bandwidth = lr->lo->kind == KIND_BANDWIDTH,
+		.t_start = (double)(lr->iv_t0 - lr->t0) / 1e9, .t_end = (double)(now - lr->t0) / 1e9,
+		.amount = amount, .value = value,
+	};
+
+	if (!lr->ivh)
+		return;
+	iv.lat_count = hist_count(lr->ivh);
+	if (iv.lat_count) {
+		iv.lat_mean = hist_mean(lr->ivh);
+		iv.lat_p50 = hist_quantile(lr->ivh, 0.5);
+		iv.lat_p99 = hist_quantile(lr->ivh, 0.99);
+		iv.lat_max = (double)hist_max(lr->ivh);
+	}
+	stream_interval(&iv);
+	hist_reset(lr->ivh);
+}
+
 static void close_interval(struct long_run *lr, uint64_t now)
 {
 	double amount = lr->amount - lr->iv_amount0;
@@ -162,6 +188,7 @@ static void close_interval(struct long_run *lr, uint64_t now)
 	lr->iv_t[lr->niv] = (double)(now - lr->measure_t0) / 1e9;
 	lr->iv_amount[lr->niv] = amount;
 	lr->iv_value[lr->niv] = amount > 0 ? figure(lr->lo, (double)(now - lr->iv_t0), amount) : 0;
+	stream_put(lr, now, amount, lr->iv_value[lr->niv]);
 	lr->niv++;
 	lr->iv_prev_t0 = lr->iv_t0;
 	lr->iv_t0 = now;
@@ -233,8 +260,11 @@ int long_progress(struct long_run *lr, double amount)
 
 void long_lat(struct long_run *lr, uint64_t ns)
 {
-	if (lr->timed && lr->hist && (!lr->cfg->ramp_ns || lr->t_ramp))
-		hist_add(lr->hist, ns);
+	if (!lr->timed || !lr->hist || (lr->cfg->ramp_ns && !lr->t_ramp))
+		return;
+	hist_add(lr->hist, ns);
+	if (lr->ivh)
+		hist_add(lr->ivh, ns);
 }
 
 int harness_wait_fd(struct bench_ctx *ctx, int fd, short events, const char *what)
@@ -309,6 +339,8 @@ static int one_rep(struct long_run *lr, struct harness_cpu *cpu_sum, double *val
 	harness_cpu(&c0);
 	lr->t0 = lr->iv_t0 = lr->last_arm = cfg->now();
 	lr->iv_rep0 = lr->niv;
+	if (lr->ivh)
+		hist_reset(lr->ivh);
 	if (lr->timed && !lr->measure_t0)
 		lr->measure_t0 = lr->t0;
 	lr->iv_amount0 = 0;
@@ -361,7 +393,8 @@ int harness_long(struct bench_ctx *ctx, const struct long_op *lo, double *median
 	per = calloc((size_t)cap, sizeof(double));
 	amt = calloc((size_t)cap, sizeof(double));
 	lr.hist = hist_new();
-	if (!val || !per || !amt || !lr.hist) {
+	lr.ivh = stream_on() ? hist_new() : NULL;
+	if (!val || !per || !amt || !lr.hist || (stream_on() && !lr.ivh)) {
 		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
 		goto out;
 	}
@@ -437,5 +470,6 @@ out:
 	free(lr.iv_value);
 	free(lr.iv_amount);
 	hist_free(lr.hist);
+	hist_free(lr.ivh);
 	return rc;
 }

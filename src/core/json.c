@@ -891,13 +891,15 @@ static void member(struct jw *w, const char *key)
 	if (w->depth > 0) {
 		if (!w->first[level(w)])
 			buf_add(w->out, ",", 1);
-		buf_add(w->out, "\n", 1);
-		indent(w->out, w->depth);
+		if (!w->compact) {
+			buf_add(w->out, "\n", 1);
+			indent(w->out, w->depth);
+		}
 		w->first[level(w)] = 0;
 	}
 	if (key) {
 		put_string(w->out, key);
-		buf_add(w->out, ": ", 2);
+		buf_add(w->out, w->compact ? ":" : ": ", w->compact ? 1 : 2);
 	}
 }
 
@@ -920,7 +922,7 @@ static void container_close(struct jw *w, char c)
 	int had_members = !w->first[level(w)];
 
 	w->depth--;
-	if (had_members) {
+	if (had_members && !w->compact) {
 		buf_add(w->out, "\n", 1);
 		indent(w->out, w->depth > 0 ? w->depth : 0);
 	}

@@ -49,7 +49,8 @@ const struct json *json_get(const struct json *obj, const char *key);
 const char *json_get_str(const struct json *obj, const char *key, const char *fallback);
 double json_get_num(const struct json *obj, const char *key, double fallback);
 
-/* Writer: pretty-printed (2-space indent), keys in call order.
+/* Writer: pretty-printed (2-space indent; on one line when compact is
+ * set after jw_init, for NDJSON), keys in call order.
  * key is the member name inside an object and must be NULL inside an array
  * or at top level. Non-finite numbers are written as null. Numbers use the
  * shortest of %.15g/%.17g that reads back to the same double. */
@@ -57,6 +58,7 @@ struct jw {
 	struct buf *out;
 	int depth;
 	unsigned char first[65];	/* per depth: no member written yet */
+	int compact;		/* one line: no newlines, no indent, ":" and "," alone */
 };
 
 void jw_init(struct jw *w, struct buf *out);

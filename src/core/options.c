@@ -49,6 +49,10 @@ static const struct optdef optdefs[] = {
 	  "DIR[,DIR...]: make the scratch directory under the first (default $TMPDIR or /tmp); the "
 	  "disk benchmarks write in a scratch directory under each (default: the current directory)",
 	  RES_NONE, 0, 0, 0 },
+	{ "json-stream", OT_PATH, OPT(json_stream), NULL, NULL, 1, 4095, "@long",
+	  "FILE: one JSON object per line as each interval of a long operation closes (disk, net, "
+	  "time): its figure, amount and latencies; a new file, a FIFO or - (stdout). A slow "
+	  "reader loses lines, the run never waits for it", RES_NONE, 0, 0, OPTF_FLEET_DROP },
 	/* the harness's and the benchmarks' */
 	{ "samples", OT_UINT, CFG(samples), "11", NULL, 1, 1000, "@loop",
 	  "samples per figure, at least (more, up to 3x, while the 95% CI is wider than "

@@ -16,6 +16,7 @@
 #include "registry.h"
 #include "run.h"
 #include "scratch.h"
+#include "stream.h"
 #include "sysinfo.h"
 #include "units.h"
 
@@ -244,6 +245,15 @@ static int run_setup(struct run_state *st)
 			result_unclaim(st->to_stdout ? NULL : st->path);
 			return opt_usage_error("%s", err);
 		}
+	/* --json-stream: before the benchmarks' processes, which inherit it */
+	if (p->opt.json_stream &&
+	    ((st->to_stdout && strcmp(p->opt.json_stream, "-") == 0 &&
+	      snprintf(err, sizeof(err), "--json-stream - and -o - both want standard output") > 0) ||
+	     stream_open(p->opt.json_stream, err, sizeof(err)) < 0)) {
+		scratch_remove();
+		result_unclaim(st->to_stdout ? NULL : st->path);
+		return opt_usage_error("%s", err);
+	}
 	/* the verb's own (time: the command's log beside the result) */
 	if (p->ready && p->ready(p, st->to_stdout ? NULL : st->path, err, sizeof(err)) < 0) {
 		scratch_remove();
@@ -409,6 +419,7 @@ static int run_finish(struct run_state *st)
 			st->failed = 1;
 		}
 	}
+	stream_close(stderr);
 	st->failed |= result_deliver(r, &json, st->to_stdout ? NULL : st->path, st->p->suffix,
 				     st->p->note) < 0;
 	if (st->p->done)
