@@ -316,18 +316,22 @@ fio_fig() { # FIELD(write.bw|read.bw|read.iops|read.p50|read.p99|write...) FIO-O
 		printf "%.1f", $k eq "bw" ? $v / 1e6 : $v' "$_f"
 }
 # fio_figs KEY FIO-OPTIONS... — IOPS and the p50 and p99 latency of one fio
-# run of one direction (read or write, from --rw) as KEY, KEY.p50, KEY.p99
+# run as KEY, KEY.p50, KEY.p99: of its reads, or of its writes with
+# --rw=randwrite; with --rw=randrw, both, as KEYr and KEYw
 fio_figs() {
 	_k=$1
 	shift
 	_d=read
-	case "$*" in *--rw=randwrite*) _d=write ;; esac
+	case "$*" in *--rw=randwrite*) _d=write ;; *--rw=randrw*) _d=rw ;; esac
 	env $FIO_ENV fio --output-format=json --name=peer --directory="$DDIR" --filename=fio.dat --size="${DSIZE}M" \
 		--direct=1 --lat_percentiles=1 "$@" 2>/dev/null | perl -MJSON::PP -e '
 		local $/; my $j = eval { decode_json(<STDIN>) } or exit; my ($k, $d) = @ARGV;
-		my $io = $j->{jobs}[0]{$d}; exit unless $io->{iops};
-		printf "%s %.1f\n%s.p50 %.2f\n%s.p99 %.2f\n", $k, $io->{iops}, $k, $io->{lat_ns}{percentile}{"50.000000"} / 1e3,
-			$k, $io->{lat_ns}{percentile}{"99.000000"} / 1e3' "$_k" "$_d" >>"$TMP/vals"
+		my %dirs = $d eq "rw" ? (read => "${k}r", write => "${k}w") : ($d => $k);
+		for my $dir (sort keys %dirs) {
+			my ($io, $key) = ($j->{jobs}[0]{$dir}, $dirs{$dir}); next unless $io->{iops};
+			printf "%s %.1f\n%s.p50 %.2f\n%s.p99 %.2f\n", $key, $io->{iops}, $key,
+				$io->{lat_ns}{percentile}{"50.000000"} / 1e3, $key, $io->{lat_ns}{percentile}{"99.000000"} / 1e3 }' \
+		"$_k" "$_d" >>"$TMP/vals"
 }
 # round_figures MARK — this round's pairs (the values put after line MARK of
 # the values file) and their ratios, so the spread of rounds can be seen.
@@ -339,6 +343,7 @@ round_figures() {
 			pr("rand.read32.p50", "fio.read32.p50"); pr("rand.read32.p99", "fio.read32.p99")
 			pr("rand.write32", "fio.write32"); pr("rand.write32.p50", "fio.write32.p50")
 			pr("rand.write32.p99", "fio.write32.p99"); pr("rand.aio32", "fio.aio32")
+			pr("rand.mixr", "fio.mixr"); pr("rand.mixw", "fio.mixw")
 			pr("bon.write", "bonnie.write"); pr("bon.rewrite", "bonnie.rewrite")
 			pr("bon.read", "bonnie.read"); pr("bon.seq_create", "bonnie.create") }'
 }
@@ -387,6 +392,14 @@ bk_rand() {
 	bk_run --size "${DSIZE}M" --jobs 1 --runtime 5s --engine aio disk.rand
 	bkm "$TMP/b.json" rand.aio32 disk.rand "randread 4k QD32"
 	done_half
+	bk_run --size "${DSIZE}M" --jobs 1 --runtime 5s --iodepth 16 --rwmix 70 disk.rand
+	if [ "$(jget_engine)" = io_uring ]; then
+		bkm "$TMP/b.json" rand.mixr disk.rand "randrw 4k 70/30 QD16 read"
+		bkm "$TMP/b.json" rand.mixw disk.rand "randrw 4k 70/30 QD16 write"
+		bkl "$TMP/b.json" rand.mixr disk.rand "randrw 4k 70/30 QD16 read"
+		bkl "$TMP/b.json" rand.mixw disk.rand "randrw 4k 70/30 QD16 write"
+	fi
+	done_half
 }
 jget_engine() {
 	perl -MJSON::PP -e 'local $/; open my $f, "<", $ARGV[0] or exit; my $r = decode_json(<$f>);
@@ -401,6 +414,8 @@ fio_rand() {
 		done_half
 	done
 	put fio.aio32 "$(fio_fig read.iops --ioengine=posixaio --iodepth=32 --rw=randread --bs=4k --runtime=5 --time_based)"
+	done_half
+	fio_figs fio.mix --ioengine=io_uring --iodepth=16 --rw=randrw --rwmixread=70 --bs=4k --runtime=5 --time_based
 	done_half
 }
 # Before each bonnie: memory at rest (PEERS_SETTLE seconds, default 30). A
@@ -511,6 +526,10 @@ line "4k rand write QD32" rand.write32 IOPS fio.write32 "fio randwrite io_uring 
 line "  its p50 latency" rand.write32.p50 us fio.write32.p50 "fio lat (submission to completion)" "$nofio"
 line "  its p99 latency" rand.write32.p99 us fio.write32.p99 "fio lat p99" "$nofio"
 line "4k rand read QD32, aio" rand.aio32 IOPS fio.aio32 "fio randread posixaio iodepth=32" "$nofio"
+line "70/30 mix QD16: reads" rand.mixr IOPS fio.mixr "fio randrw rwmixread=70 io_uring iodepth=16" "$nofio (or no io_uring here)"
+line "  their p50 latency" rand.mixr.p50 us fio.mixr.p50 "fio lat" "$nofio"
+line "70/30 mix QD16: writes" rand.mixw IOPS fio.mixw "fio randrw rwmixread=70 io_uring iodepth=16" "$nofio (or no io_uring here)"
+line "  their p50 latency" rand.mixw.p50 us fio.mixw.p50 "fio lat" "$nofio"
 line "bonnie block write" bon.write MB/s bonnie.write "bonnie++ -f (K/sec x 0.001024)" "$nobon"
 line "bonnie rewrite" bon.rewrite MB/s bonnie.rewrite "bonnie++ -f (K/sec x 0.001024)" "$nobon"
 line "bonnie block read" bon.read MB/s bonnie.read "bonnie++ -f (K/sec x 0.001024)" "$nobon"

@@ -702,7 +702,10 @@ int disk_workers_run(struct bench_ctx *ctx, struct disk_workers *ws, struct long
 			continue;
 		}
 		for (i = 0; i < m.nlat && i < MSG_LATS; i++)
-			long_lat(lr, m.u.lat[i]);
+			if (ws->classes)
+				long_class(lr, (m.u.lat[i] & DISK_LAT_CLASS1) != 0, 1, m.u.lat[i] & ~DISK_LAT_CLASS1);
+			else
+				long_lat(lr, m.u.lat[i]);
 		if (long_progress(lr, m.amount) < 0)
 			return -1;
 	}
@@ -810,6 +813,9 @@ static const struct optdef disk_options[] = {
 	{ "iodepth", OT_UINT, D(iodepth), "32", NULL, 1, 1 << 20, "disk.rand",
 	  "disk.rand's requests in flight for its QD rows (fio's iodepth); 1: no QD rows",
 	  RES_NONE, 0, 0, 0 },
+	{ "rwmix", OT_UINT, D(rwmix), NULL, NULL, 1, 99, "disk.rand",
+	  "add a mixed row to disk.rand: this % of its requests are reads, the rest writes, at "
+	  "--iodepth (fio's rw=randrw rwmixread=)", RES_NONE, 0, 0, 0 },
 	{ "engine", OT_STRING, D(engine), "auto", NULL, 1, 16, "disk.rand",
 	  "how requests are issued: psync (pread/pwrite), aio (POSIX AIO), io_uring, or auto "
 	  "(io_uring where it works, else aio; psync for the QD1 rows)", RES_NONE, 0, 0, 0 },

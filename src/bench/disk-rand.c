@@ -35,7 +35,7 @@ struct rnd {
 	struct bench_ctx *ctx;
 	struct disk_file f;
 	uint64_t blocks, dur;
-	int writing, direct, engine, depth;
+	int writing, direct, engine, depth, mix;	/* mix: % of reads (0: all writing or not) */
 	struct disk_workers ws;
 };
 
@@ -54,6 +54,18 @@ static int job_fail(struct disk_worker *w, struct rnd *r, int k, const char *wha
 	return -1;
 }
 
+/* Whether the next request writes: r->writing, or in a mixed row a draw
+ * (xorshift64) that reads r->mix % of the time. */
+static int writes(const struct rnd *r, uint64_t *x)
+{
+	if (!r->mix)
+		return r->writing;
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return (int)(*x % 100) >= r->mix;
+}
+
 /* One job: r->depth requests in flight through r->engine until the
  * runtime is over, each completed one replaced by the next block. */
 static int job(struct disk_worker *w, int k, void *arg)
@@ -63,11 +75,13 @@ static int job(struct disk_worker *w, int k, void *arg)
 	struct disk_eng e;
 	struct disk_eng_done d[64];
 	struct disk_perm perm;
+	uint64_t mix;
 	char why[300];
 	int fd = -1, stop = 0, got, i, rc = -1;
 
 	disk_perm_init(&perm, r->blocks,
 		       0x2545f4914f6cdd1dull ^ ((uint64_t)(k + 1) * 0x9e3779b97f4a7c15ull) ^ disk_now());
+	mix = 0x9e3779b97f4a7c15ull ^ disk_now();
 #ifdef O_DIRECT
 	if (r->direct)
 		fd = open(r->f.path, O_RDWR | O_DIRECT | O_CLOEXEC);
@@ -82,20 +96,20 @@ static int job(struct disk_worker *w, int k, void *arg)
 		return -1;
 	}
 	for (i = 0; i < r->depth; i++)
-		if (disk_eng_queue(&e, i, r->writing, (int64_t)(disk_perm_next(&perm) * BS)) < 0) {
-			job_fail(w, r, k, r->writing ? "queue a write" : "queue a read", -1, errno);
+		if (disk_eng_queue(&e, i, writes(r, &mix), (int64_t)(disk_perm_next(&perm) * BS)) < 0) {
+			job_fail(w, r, k, "queue a request", -1, errno);
 			goto out;
 		}
 	while ((got = disk_eng_wait(&e, d, 64)) > 0) {
 		for (i = 0; i < got; i++) {
 			if (d[i].res != BS) {
-				job_fail(w, r, k, r->writing ? "write" : "read", d[i].off, d[i].res < 0 ? -d[i].res : EIO);
+				job_fail(w, r, k, d[i].wr ? "write" : "read", d[i].off, d[i].res < 0 ? -d[i].res : EIO);
 				goto out;
 			}
-			stop = stop || disk_worker_report(w, 1, d[i].lat);
+			stop = stop || disk_worker_report(w, 1, d[i].lat | (r->mix && d[i].wr ? DISK_LAT_CLASS1 : 0));
 			if (!stop && d[i].t_done < end &&
-			    disk_eng_queue(&e, d[i].slot, r->writing, (int64_t)(disk_perm_next(&perm) * BS)) < 0) {
-				job_fail(w, r, k, r->writing ? "queue a write" : "queue a read", -1, errno);
+			    disk_eng_queue(&e, d[i].slot, writes(r, &mix), (int64_t)(disk_perm_next(&perm) * BS)) < 0) {
+				job_fail(w, r, k, "queue a request", -1, errno);
 				goto out;
 			}
 		}
@@ -133,7 +147,7 @@ static int op(void *st, struct long_run *lr)
 /* The rows: QD1 (psync unless --engine names one), QD --iodepth (the
  * engine asked for, or the best here), --jobs at QD1. */
 struct row {
-	int jobs, depth, engine;
+	int jobs, depth, engine, mix;
 };
 
 /* The engine of the deep rows, probed here (not in each job): 0, or -1
@@ -186,7 +200,7 @@ static int rand_run(struct bench_ctx *ctx)
 	struct rnd r;
 	double mem = disk_mem_ceiling();
 	int asked = disk_engine_parse(dk->engine), qd1 = asked == ENG_AUTO ? ENG_PSYNC : asked;
-	struct row rows[3] = { { 1, 1, qd1 } };
+	struct row rows[4] = { { 1, 1, qd1, 0 } };
 	int nrows = 1, j, d, rc = -1;
 	char why[400] = "", none[460] = "";
 
@@ -211,19 +225,23 @@ static int rand_run(struct bench_ctx *ctx)
 		int deep = deep_engine(ctx, asked, dk->iodepth, why, sizeof(why));
 
 		if (deep >= 0)
-			rows[nrows++] = (struct row){ 1, dk->iodepth, deep };
+			rows[nrows++] = (struct row){ 1, dk->iodepth, deep, 0 };
 		else {	/* the QD1 rows go on: say why there is no deep one */
 			result_param_str(ctx->res, "engine_none", why);
 			snprintf(none, sizeof(none), "no QD%d rows: %s", dk->iodepth, why);
 			why[0] = 0;
 		}
 	}
+	if (dk->rwmix) {	/* the mix at the deep rows' depth, or at QD1 without them */
+		rows[nrows] = rows[nrows - 1];
+		rows[nrows++].mix = dk->rwmix;
+	}
 	if (dk->jobs > 1)
-		rows[nrows++] = (struct row){ dk->jobs, 1, qd1 };
+		rows[nrows++] = (struct row){ dk->jobs, 1, qd1, 0 };
 	if (disk_fill(ctx, &r.f, r.blocks * BS) < 0)
 		goto out;
 	for (j = 0; j < nrows; j++) {
-		for (d = 0; d < 2; d++) {
+		for (d = 0; d < (rows[j].mix ? 1 : 2); d++) {
 			char name[64];
 			struct long_op lo = {
 				.name = name, .unit = "IOPS", .kind = KIND_RATE, .better = BETTER_HIGHER,
@@ -231,12 +249,19 @@ static int rand_run(struct bench_ctx *ctx)
 				.duration_ns = r.dur,
 			};
 
-			if (rows[j].jobs == 1)
+			if (rows[j].mix) {
+				snprintf(name, sizeof(name), "randrw 4k %d/%d QD%d", rows[j].mix, 100 - rows[j].mix,
+					 rows[j].depth);
+				lo.classes[0] = "read";
+				lo.classes[1] = "write";
+			} else if (rows[j].jobs == 1)
 				snprintf(name, sizeof(name), "%s 4k QD%d", d ? "randwrite" : "randread", rows[j].depth);
 			else
 				snprintf(name, sizeof(name), "%s 4k, %d jobs", d ? "randwrite" : "randread",
 					 rows[j].jobs);
 			r.writing = d;
+			r.mix = rows[j].mix;
+			r.ws.classes = rows[j].mix != 0;
 			r.depth = rows[j].depth;
 			r.engine = rows[j].engine;
 			r.ws.nlast = rows[j].jobs;
@@ -244,7 +269,7 @@ static int rand_run(struct bench_ctx *ctx)
 				goto out;
 			if (rows[j].jobs > 1)
 				disk_workers_record(ctx, &r.ws, name, 1);
-			if (rows[j].depth > 1 && why[0])
+			if (rows[j].depth > 1 && why[0] && !rows[j].mix)
 				note_row(ctx->res, name, why);
 			if (j == 0 && d == 0 && none[0])
 				note_row(ctx->res, name, none);

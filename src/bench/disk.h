@@ -24,6 +24,7 @@ struct disk_opts {
 	int direct, no_direct;		/* --direct, --no-direct */
 	int jobs;			/* --jobs: disk.rand's concurrent jobs */
 	int iodepth;			/* --iodepth: disk.rand's requests in flight (QD rows) */
+	int rwmix;			/* --rwmix: disk.rand's mixed row, % of reads (0: none) */
 	const char *engine;		/* --engine: auto, psync, aio, io_uring */
 	const char *device;		/* --device: a block device read sequentially */
 	int destroy;			/* --destroy-data: disk.seq may write --device */
@@ -140,7 +141,10 @@ struct disk_workers {
 	int go[2], msg[2];
 	double bytes[64];	/* each worker's amount of the last run */
 	double secs[64];	/* each worker's own time of the last run */
+	int classes;		/* latencies tagged DISK_LAT_CLASS1 or not: long_class */
 };
+/* A worker's latency of the second class (a write in a mixed workload). */
+#define DISK_LAT_CLASS1 (1ull << 63)
 void disk_workers_init(struct disk_workers *ws);	/* before anything else */
 typedef int (*disk_worker_fn)(struct disk_worker *w, int k, void *arg);
 int disk_workers_start(struct bench_ctx *ctx, struct disk_workers *ws, int n, disk_worker_fn fn,

@@ -41,6 +41,8 @@ struct long_run {
 	int oom;
 	struct hist *hist;
 	struct hist *ivh;	/* --json-stream: the current interval's latencies */
+	struct hist *ch[2];	/* lo->classes: each class's latencies */
+	double camount[2];	/* and its amount in this repetition (past the ramp) */
 	uint64_t last_draw, last_arm;
 	int stop;		/* -1 once interrupted or timed out */
 };
@@ -258,6 +260,15 @@ int long_progress(struct long_run *lr, double amount)
 	return lr->deadline && now >= lr->deadline ? 1 : 0;
 }
 
+void long_class(struct long_run *lr, int cls, double amount, uint64_t ns)
+{
+	if (!lr->timed || (lr->cfg->ramp_ns && !lr->t_ramp) || cls < 0 || cls > 1 || !lr->ch[cls])
+		return;
+	lr->camount[cls] += amount;
+	hist_add(lr->ch[cls], ns);
+	long_lat(lr, ns);
+}
+
 void long_lat(struct long_run *lr, uint64_t ns)
 {
 	if (!lr->timed || !lr->hist || (lr->cfg->ramp_ns && !lr->t_ramp))
@@ -323,6 +334,7 @@ static int one_rep(struct long_run *lr, struct harness_cpu *cpu_sum, double *val
 	int rc;
 
 	lr->amount = lr->amount_ramp = 0;
+	lr->camount[0] = lr->camount[1] = 0;
 	lr->t_ramp = 0;
 	if (lo->prepare) {
 		harness_arm(ctx->h);
@@ -376,13 +388,33 @@ static int one_rep(struct long_run *lr, struct harness_cpu *cpu_sum, double *val
 	return 0;
 }
 
+/* The latency percentiles of h into m, in one unit for all, chosen by
+ * p99 so the tail stays readable. */
+static void put_hist(struct metric *m, const struct hist *h)
+{
+	double p99, div;
+
+	if (!(m->hist_count = hist_count(h)))
+		return;
+	p99 = hist_quantile(h, 0.99);
+	snprintf(m->hist_unit, sizeof(m->hist_unit), "%s", p99 >= 1e7 ? "ms" : p99 >= 1e4 ? "us" : "ns");
+	div = p99 >= 1e7 ? 1e6 : p99 >= 1e4 ? 1e3 : 1;
+	m->hist_mean = hist_mean(h) / div;
+	m->hist_p50 = hist_quantile(h, 0.5) / div;
+	m->hist_p90 = hist_quantile(h, 0.9) / div;
+	m->hist_p99 = p99 / div;
+	m->hist_p999 = hist_quantile(h, 0.999) / div;
+	m->hist_max = (double)hist_max(h) / div;
+}
+
 int harness_long(struct bench_ctx *ctx, const struct long_op *lo, double *median)
 {
 	const struct harness_cfg *cfg = &ctx->h->cfg;
 	struct long_run lr = { .ctx = ctx, .lo = lo, .cfg = cfg };
 	struct harness_cpu cpu = { 0, 0, 0 }, zero = { 0, 0, 0 };
-	int reps = cfg->reps > 0 ? cfg->reps : 1, cap, k = 0, w, rc = -1;
-	double *val, *per, *amt, med_per;
+	int reps = cfg->reps > 0 ? cfg->reps : 1, cap, k = 0, w, c, i, rc = -1;
+	double *val, *per, *amt, med_per, *camt[2] = { NULL, NULL }, *cval[2] = { NULL, NULL };
+	const double *ramt;
 	struct metric *m;
 	struct stats st;
 	uint64_t start = cfg->now();
@@ -394,7 +426,11 @@ int harness_long(struct bench_ctx *ctx, const struct long_op *lo, double *median
 	amt = calloc((size_t)cap, sizeof(double));
 	lr.hist = hist_new();
 	lr.ivh = stream_on() ? hist_new() : NULL;
-	if (!val || !per || !amt || !lr.hist || (stream_on() && !lr.ivh)) {
+	for (c = 0; c < 2; c++)
+		if (lo->classes[c] && (!(lr.ch[c] = hist_new()) || !(camt[c] = calloc((size_t)cap, sizeof(double))) ||
+				       !(cval[c] = calloc((size_t)cap, sizeof(double)))))
+			lr.oom = 1;
+	if (!val || !per || !amt || !lr.hist || (stream_on() && !lr.ivh) || lr.oom) {
 		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
 		goto out;
 	}
@@ -419,6 +455,9 @@ int harness_long(struct bench_ctx *ctx, const struct long_op *lo, double *median
 		lr.rep = k;
 		if (one_rep(&lr, &cpu, &val[k], &per[k], &amt[k]) < 0)
 			goto out;
+		for (c = 0; c < 2; c++)
+			if (camt[c])
+				camt[c][k] = lr.camount[c];
 	}
 	if (lr.oom) {
 		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
@@ -443,22 +482,28 @@ int harness_long(struct bench_ctx *ctx, const struct long_op *lo, double *median
 	m->iv_amount = lr.iv_amount;
 	m->niv = lr.niv;
 	lr.iv_t = lr.iv_value = lr.iv_amount = NULL;
-	if ((m->hist_count = hist_count(lr.hist))) {
-		/* One unit for all five, chosen by p99 so the tail stays readable. */
-		double p99 = hist_quantile(lr.hist, 0.99), div = 1;
-
-		snprintf(m->hist_unit, sizeof(m->hist_unit), "%s",
-			 p99 >= 1e7 ? "ms" : p99 >= 1e4 ? "us" : "ns");
-		div = p99 >= 1e7 ? 1e6 : p99 >= 1e4 ? 1e3 : 1;
-		m->hist_mean = hist_mean(lr.hist) / div;
-		m->hist_p50 = hist_quantile(lr.hist, 0.5) / div;
-		m->hist_p90 = hist_quantile(lr.hist, 0.9) / div;
-		m->hist_p99 = hist_quantile(lr.hist, 0.99) / div;
-		m->hist_p999 = hist_quantile(lr.hist, 0.999) / div;
-		m->hist_max = (double)hist_max(lr.hist) / div;
-	}
+	put_hist(m, lr.hist);
 	if (median)
 		*median = m->st.median;
+	ramt = m->rep_amount;	/* m moves as metrics are added */
+	for (c = 0; c < 2; c++) {	/* a mixed workload: each class's figure */
+		char name[160];
+		struct metric *cm;
+
+		if (!lr.ch[c] || !hist_count(lr.ch[c]))
+			continue;
+		snprintf(name, sizeof(name), "%s%s%s", lo->name, lo->name[0] ? " " : "", lo->classes[c]);
+		for (i = 0; i < k; i++)	/* the class's share of each repetition's amount */
+			cval[c][i] = ramt[i] > 0 ? val[i] * camt[c][i] / ramt[i] : 0;
+		cm = result_add_metric(ctx->res, name, lo->unit, lo->better, cval[c], (size_t)k);
+		if (!cm) {
+			snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+			goto out;
+		}
+		cm->iterations = (uint64_t)k;
+		cm->detail = lo->detail;
+		put_hist(cm, lr.ch[c]);
+	}
 	rc = 0;
 out:
 	if (cfg->progress)
@@ -471,5 +516,10 @@ out:
 	free(lr.iv_amount);
 	hist_free(lr.hist);
 	hist_free(lr.ivh);
+	for (c = 0; c < 2; c++) {
+		hist_free(lr.ch[c]);
+		free(camt[c]);
+		free(cval[c]);
+	}
 	return rc;
 }

@@ -107,6 +107,11 @@ struct long_op {
 	double total;		/* amount one repetition does, for the ETA (0: unknown) */
 	int time_based;		/* op runs until long_progress() returns 1 */
 	uint64_t duration_ns;	/* a time-based op's own default (0: 10 s) */
+	/* A mixed workload's two kinds of operation ("read", "write"), each
+	 * reported with long_class(): besides the figure of all of them, a
+	 * figure "NAME CLASS" of each (its share of each repetition's amount;
+	 * a rate or a bandwidth), with its own latency percentiles. */
+	const char *classes[2];
 };
 
 /* Measure lo and record it as a metric of ctx->res. Returns 0, or -1 with
@@ -118,6 +123,10 @@ int harness_long(struct bench_ctx *ctx, const struct long_op *lo, double *median
 int long_progress(struct long_run *lr, double amount);
 /* One operation's latency, for the percentiles (timed repetitions only). */
 void long_lat(struct long_run *lr, uint64_t ns);
+/* One operation of class cls (0 or 1, lo->classes) with its latency: for
+ * the class's figure and percentiles, and the op's (long_lat). The amount
+ * done is still reported with long_progress. */
+void long_class(struct long_run *lr, int cls, double amount, uint64_t ns);
 /* The harness clock (a fake one in tests); the context of the run. */
 uint64_t long_now(const struct long_run *lr);
 struct bench_ctx *long_ctx(const struct long_run *lr);

@@ -49,6 +49,13 @@ check "  its rows are QD4, through aio" [ "$(jget "$TMP/aio.json" "join ',', map
 	"randread 4k QD1,randwrite 4k QD1,randread 4k QD4,randwrite 4k QD4" ]
 check "  engine aio for every row" [ "$(jget "$TMP/aio.json" "my \$p = bench('disk.rand')->{params}; \$p->{engine_qd1} eq 'aio' && \$p->{engine} =~ /^aio/ ? 1 : 0")" = 1 ]
 # shellcheck disable=SC2086
+"$BAKEOFF" run $Q --jobs 1 --iodepth 4 --rwmix 70 --dir "$D" -o "$TMP/mix.json" disk.rand >/dev/null 2>&1
+ok $? "--rwmix 70 --iodepth 4: a run"
+for m in "randrw 4k 70/30 QD4" "randrw 4k 70/30 QD4 read" "randrw 4k 70/30 QD4 write"; do
+	check "  $m: IOPS and its own latencies" [ "$(jget "$TMP/mix.json" "my \$x = metric('disk.rand','$m'); \$x->{median} > 0 && \$x->{latency}{count} > 0 ? 1 : 0")" = 1 ]
+done
+check "  reads and writes add up to the mix, about 70% reads" [ "$(jget "$TMP/mix.json" "my (\$a, \$r, \$w) = map { metric('disk.rand', \$_)->{latency}{count} } 'randrw 4k 70/30 QD4', 'randrw 4k 70/30 QD4 read', 'randrw 4k 70/30 QD4 write'; \$r + \$w == \$a && \$r / \$a > 0.6 && \$r / \$a < 0.8 ? 1 : 0")" = 1 ]
+# shellcheck disable=SC2086
 "$BAKEOFF" run $Q --jobs 1 --engine psync --dir "$D" -o "$TMP/psync.json" disk.rand >"$TMP/psync.out" 2>&1
 ok $? "--engine psync: a run"
 check "  QD1 rows only, and the table says why" sh -c "[ '$(jget "$TMP/psync.json" "scalar @{bench('disk.rand')->{metrics}}")' = 2 ] && grep -q 'no QD32 rows: psync keeps one request in flight, not 32' '$TMP/psync.out'"
@@ -154,6 +161,7 @@ bad "--device on a file that is no block device" "not a block device" --dir "$D"
 bad "--destroy-data without --device" "--destroy-data only applies with --device" --dir "$D" --destroy-data disk.seq
 bad "--iodepth 0" "for --iodepth: expected a whole number from 1" --dir "$D" --iodepth 0 disk.rand
 bad "--iodepth 100000" "--iodepth 100000 is over 32768, the most requests io_uring" --dir "$D" --iodepth 100000 disk.rand
+bad "--rwmix 101" "for --rwmix: expected a whole number from 1 to 99" --dir "$D" --rwmix 101 disk.rand
 bad "--engine spdk" "for --engine: expected auto, psync, aio or io_uring" --dir "$D" --engine spdk disk.rand
 avail_k=$(df -Pk "$D" | awk 'NR == 2 { print $4 }')
 if [ -n "$avail_k" ] && [ "$avail_k" -lt $((1024 * 1024 * 1024)) ]; then
