@@ -516,8 +516,10 @@ if [ "$ONLY" != nodisk ]; then
 # disk
 nofio="fio not installed (apt-get install fio)"
 nobon="bonnie++ not installed (apt-get install bonnie++), or under half a second (+++++)"
+if [ "$RANDONLY" = 0 ]; then
 line "seq write 1M direct" seq.w MB/s fio.w "fio rw=write bs=1M direct=1 end_fsync fallocate=none, THP buffer" "$nofio"
 line "seq read 1M direct" seq.r MB/s fio.r "fio rw=read bs=1M direct=1, THP buffer" "$nofio"
+fi
 line "4k random read QD1" rand.r IOPS fio.rr "fio randread bs=4k direct=1 psync" "$nofio"
 line "4k rand read QD32" rand.read32 IOPS fio.read32 "fio randread io_uring iodepth=32" "$nofio (or no io_uring here)"
 line "  its p50 latency" rand.read32.p50 us fio.read32.p50 "fio lat (submission to completion)" "$nofio"
@@ -530,10 +532,12 @@ line "70/30 mix QD16: reads" rand.mixr IOPS fio.mixr "fio randrw rwmixread=70 io
 line "  their p50 latency" rand.mixr.p50 us fio.mixr.p50 "fio lat" "$nofio"
 line "70/30 mix QD16: writes" rand.mixw IOPS fio.mixw "fio randrw rwmixread=70 io_uring iodepth=16" "$nofio (or no io_uring here)"
 line "  their p50 latency" rand.mixw.p50 us fio.mixw.p50 "fio lat" "$nofio"
+if [ "$RANDONLY" = 0 ]; then
 line "bonnie block write" bon.write MB/s bonnie.write "bonnie++ -f (K/sec x 0.001024)" "$nobon"
 line "bonnie rewrite" bon.rewrite MB/s bonnie.rewrite "bonnie++ -f (K/sec x 0.001024)" "$nobon"
 line "bonnie block read" bon.read MB/s bonnie.read "bonnie++ -f (K/sec x 0.001024)" "$nobon"
 line "bonnie seq create" bon.seq_create f/s bonnie.create "bonnie++ -n 16" "$nobon"
+fi
 fi
 echo
 echo "Each figure is the median of $ROUNDS rounds (disk: $DROUNDS). bakeoff: its figure (the median of its"

@@ -132,7 +132,10 @@ static int prep(void *st, struct long_run *lr)
 
 	(void)lr;
 	disk_workers_stop(&r->ws);
-	if (!r->writing && !disk_opts(r->ctx->opt)->cache)
+	/* fio's invalidate=1: no page of the file cached, for reads (a cached
+	 * one is no disk read) and for direct writes (each would first have to
+	 * drop the cached copy of its block) */
+	if (!disk_opts(r->ctx->opt)->cache)
 		disk_evict(r->f.fd);
 	return disk_workers_start(r->ctx, &r->ws, n, job, r);
 }
