@@ -183,7 +183,7 @@ static void note_row(struct bench_result *br, const char *name, const char *note
 static int rand_supported(struct bench_ctx *ctx)
 {
 	const struct disk_opts *dk = disk_opts(ctx->opt);
-	int kind = disk_engine_parse(dk->engine);
+	int kind = dk->engine ? disk_engine_parse(dk->engine) : ENG_AUTO;	/* `list`: no options */
 	struct disk_eng e;
 
 	/* an engine asked for by name runs, or the benchmark is unsupported */

@@ -130,14 +130,14 @@ static double figure(const struct long_op *lo, double ns, double amount)
 static void stream_put(struct long_run *lr, uint64_t now, double amount, double value)
 {
 	struct stream_iv iv = {
-		.bench = lr->ctx->b->id, .metric = lr->lo->name, .unit = lr->lo->unit,
-		.rep = lr->rep - lr->cfg->warmup_reps + 1, .bandwidth = lr->lo->kind == KIND_BANDWIDTH,
-		.t_start = (double)(lr->iv_t0 - lr->t0) / 1e9, .t_end = (double)(now - lr->t0) / 1e9,
-		.amount = amount, .value = value,
+		.metric = lr->lo->name, .unit = lr->lo->unit, .rep = lr->rep + 1,
+		.bandwidth = lr->lo->kind == KIND_BANDWIDTH, .t_start = (double)(lr->iv_t0 - lr->t0) / 1e9,
+		.t_end = (double)(now - lr->t0) / 1e9, .amount = amount, .value = value,
 	};
 
 	if (!lr->ivh)
 		return;
+	iv.bench = lr->ctx->b ? lr->ctx->b->id : "";
 	iv.lat_count = hist_count(lr->ivh);
 	if (iv.lat_count) {
 		iv.lat_mean = hist_mean(lr->ivh);
