@@ -551,6 +551,14 @@ struct msg {
 
 _Static_assert(sizeof(struct msg) <= PIPE_BUF, "a worker's message is one atomic pipe write");
 
+static volatile sig_atomic_t stop_asked;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_asked = 1;
+}
+
 struct disk_worker {
 	int fd, k, orphan;
 	uint64_t t0, last;
@@ -578,7 +586,7 @@ int disk_worker_report(struct disk_worker *w, double amount, uint64_t lat_ns)
 		w->m.u.lat[w->m.nlat++] = lat_ns;
 	if (w->m.nlat == MSG_LATS || clock_ns() - w->last >= 50000000ull)
 		send_msg(w);
-	return w->orphan;
+	return w->orphan || stop_asked;
 }
 
 uint64_t disk_worker_t0(const struct disk_worker *w)
@@ -624,9 +632,14 @@ int disk_workers_start(struct bench_ctx *ctx, struct disk_workers *ws, int n, di
 		}
 		if (pid == 0) {
 			struct disk_worker w;
+			struct sigaction sa;
 			char c;
 			int rc;
 
+			memset(&sa, 0, sizeof(sa));
+			sa.sa_handler = on_stop;	/* the parent's time is up (--steady-state) */
+			sigemptyset(&sa.sa_mask);
+			sigaction(SIGUSR2, &sa, NULL);
 			memset(&w, 0, sizeof(w));
 			close(ws->go[1]);
 			close(ws->msg[0]);
@@ -659,7 +672,7 @@ int disk_workers_start(struct bench_ctx *ctx, struct disk_workers *ws, int n, di
 int disk_workers_run(struct bench_ctx *ctx, struct disk_workers *ws, struct long_run *lr)
 {
 	char go[64];
-	int done = 0, i, r;
+	int done = 0, stopped = 0, i, r;
 	struct msg m;
 	struct pollfd p;
 
@@ -706,8 +719,16 @@ int disk_workers_run(struct bench_ctx *ctx, struct disk_workers *ws, struct long
 				long_class(lr, (m.u.lat[i] & DISK_LAT_CLASS1) != 0, 1, m.u.lat[i] & ~DISK_LAT_CLASS1);
 			else
 				long_lat(lr, m.u.lat[i]);
-		if (long_progress(lr, m.amount) < 0)
+		if ((r = long_progress(lr, m.amount)) < 0)
 			return -1;
+		/* --steady-state: the workers run until the harness's time is
+		 * up (the ramp's length is not known when they start) */
+		if (r == 1 && !stopped && ctx->h->cfg.ss_window_ns) {
+			for (i = 0; i < ws->n; i++)
+				if (ws->pid[i] > 0)
+					kill(ws->pid[i], SIGUSR2);
+			stopped = 1;
+		}
 	}
 	/* Reaped inside the timing, so their CPU time counts (RUSAGE_CHILDREN). */
 	for (i = 0; i < ws->n; i++)

@@ -205,12 +205,16 @@ static int rand_run(struct bench_ctx *ctx)
 	int asked = disk_engine_parse(dk->engine), qd1 = asked == ENG_AUTO ? ENG_PSYNC : asked;
 	struct row rows[4] = { { 1, 1, qd1, 0 } };
 	int nrows = 1, j, d, rc = -1;
+	uint64_t run_ns;
 	char why[400] = "", none[460] = "";
 
 	memset(&r, 0, sizeof(r));
 	r.ctx = ctx;
 	disk_workers_init(&r.ws);
-	r.dur = (cfg->duration_ns ? cfg->duration_ns : dk->runtime) + cfg->ramp_ns;
+	run_ns = cfg->duration_ns ? cfg->duration_ns : dk->runtime;
+	r.dur = run_ns + cfg->ramp_ns;
+	if (cfg->ss_window_ns)	/* a ramp of up to the duration, then the duration: the harness stops them */
+		r.dur = 2 * run_ns;
 	r.blocks = dk->size / BS;
 	if (disk_room(ctx, 0, dk->size) < 0 ||
 	    disk_open(ctx, &r.f, 0, "rand", O_RDWR, disk_want_direct(o)) < 0)
@@ -249,7 +253,7 @@ static int rand_run(struct bench_ctx *ctx)
 			struct long_op lo = {
 				.name = name, .unit = "IOPS", .kind = KIND_RATE, .better = BETTER_HIGHER,
 				.state = &r, .prepare = prep, .op = op, .time_based = 1,
-				.duration_ns = r.dur,
+				.duration_ns = run_ns,
 			};
 
 			if (rows[j].mix) {

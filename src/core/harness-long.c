@@ -17,6 +17,7 @@
 #include "units.h"
 
 #define DEFAULT_DURATION_NS 10000000000ull
+#define SS_MAX 512	/* --steady-state: interval figures of a window, at most */
 #define DRAW_NS 250000000ull	/* progress line refreshed at most 4 times a second */
 #define REARM_NS 100000000ull	/* the op timeout re-armed by progress at most this often */
 
@@ -27,7 +28,14 @@ struct long_run {
 	int timed, rep, nreps;
 	uint64_t t0;		/* start of the repetition */
 	uint64_t deadline;	/* time-based: end of the repetition */
-	uint64_t t_ramp;	/* --warmup DUR: when the ramp ended (0: not yet) */
+	uint64_t t_ramp;	/* --warmup DUR, --steady-state: when the ramp ended (0: not yet) */
+	/* --steady-state: the ramp's interval figures (the last SS_MAX), the
+	 * current one's start and amount, and how each repetition's ramp ended */
+	double ss_v[SS_MAX];
+	size_t ss_n;
+	uint64_t ss_t0, dur;
+	double ss_amount0;
+	int ss_never;
 	double amount, amount_ramp;
 	/* the current interval, the one before it, and the first of this
 	 * repetition (an interval is never folded into another repetition's) */
@@ -233,19 +241,77 @@ static void draw(struct long_run *lr, uint64_t now)
 	lr->last_draw = now;
 }
 
+/* --steady-state applies: a time-based op */
+static int steady(const struct long_run *lr)
+{
+	return lr->cfg->ss_window_ns && lr->lo->time_based;
+}
+
+/* Still in the ramp (--warmup DUR or --steady-state): nothing counted yet. */
+static int ramping(const struct long_run *lr)
+{
+	return (lr->cfg->ramp_ns || steady(lr)) && !lr->t_ramp;
+}
+
+static void end_ramp(struct long_run *lr, uint64_t now)
+{
+	lr->t_ramp = now;
+	lr->amount_ramp = lr->amount;
+	lr->iv_t0 = now;	/* intervals start after the ramp */
+	lr->iv_amount0 = lr->amount;
+	if (steady(lr))		/* then the repetition's own duration */
+		lr->deadline = now + lr->dur;
+}
+
+/* --steady-state: close the ramp's interval when it is due; the ramp ends
+ * once every figure of the last window is within the bound of their mean,
+ * or, never steady, after the repetition's duration. */
+static void steady_check(struct long_run *lr, uint64_t now)
+{
+	const struct harness_cfg *cfg = lr->cfg;
+	size_t need = (size_t)(cfg->ss_window_ns / cfg->interval_ns), i, k;
+	double mean = 0, worst = 0;
+
+	if (now - lr->ss_t0 >= cfg->interval_ns) {
+		lr->ss_v[lr->ss_n++ % SS_MAX] =
+			figure(lr->lo, (double)(now - lr->ss_t0), lr->amount - lr->ss_amount0);
+		lr->ss_t0 = now;
+		lr->ss_amount0 = lr->amount;
+		if (need < 2)
+			need = 2;
+		if (need > SS_MAX)
+			need = SS_MAX;
+		if (lr->ss_n >= need) {
+			for (i = 0; i < need; i++)
+				mean += lr->ss_v[(lr->ss_n - 1 - i) % SS_MAX] / (double)need;
+			for (i = 0; i < need; i++) {
+				k = (lr->ss_n - 1 - i) % SS_MAX;
+				if (fabs(lr->ss_v[k] - mean) > worst)
+					worst = fabs(lr->ss_v[k] - mean);
+			}
+			if (mean > 0 && worst <= cfg->ss_bound * mean) {
+				end_ramp(lr, now);
+				return;
+			}
+		}
+	}
+	if (now - lr->t0 >= lr->dur) {
+		lr->ss_never++;
+		end_ramp(lr, now);
+	}
+}
+
 int long_progress(struct long_run *lr, double amount)
 {
 	const struct harness_cfg *cfg = lr->cfg;
 	uint64_t now = cfg->now();
 
 	lr->amount += amount;
-	if (cfg->ramp_ns && !lr->t_ramp && now - lr->t0 >= cfg->ramp_ns) {
-		lr->t_ramp = now;
-		lr->amount_ramp = lr->amount;
-		lr->iv_t0 = now;	/* intervals start after the ramp */
-		lr->iv_amount0 = lr->amount;
-	}
-	if (lr->timed && (!cfg->ramp_ns || lr->t_ramp) && now - lr->iv_t0 >= cfg->interval_ns)
+	if (cfg->ramp_ns && !lr->t_ramp && now - lr->t0 >= cfg->ramp_ns)
+		end_ramp(lr, now);
+	else if (steady(lr) && !lr->t_ramp)
+		steady_check(lr, now);
+	if (lr->timed && !ramping(lr) && now - lr->iv_t0 >= cfg->interval_ns)
 		close_interval(lr, now);
 	if (cfg->progress && now - lr->last_draw >= DRAW_NS)
 		draw(lr, now);
@@ -262,7 +328,7 @@ int long_progress(struct long_run *lr, double amount)
 
 void long_class(struct long_run *lr, int cls, double amount, uint64_t ns)
 {
-	if (!lr->timed || (lr->cfg->ramp_ns && !lr->t_ramp) || cls < 0 || cls > 1 || !lr->ch[cls])
+	if (!lr->timed || ramping(lr) || cls < 0 || cls > 1 || !lr->ch[cls])
 		return;
 	lr->camount[cls] += amount;
 	hist_add(lr->ch[cls], ns);
@@ -271,7 +337,7 @@ void long_class(struct long_run *lr, int cls, double amount, uint64_t ns)
 
 void long_lat(struct long_run *lr, uint64_t ns)
 {
-	if (!lr->timed || !lr->hist || (lr->cfg->ramp_ns && !lr->t_ramp))
+	if (!lr->timed || !lr->hist || ramping(lr))
 		return;
 	hist_add(lr->hist, ns);
 	if (lr->ivh)
@@ -356,7 +422,12 @@ static int one_rep(struct long_run *lr, struct harness_cpu *cpu_sum, double *val
 	if (lr->timed && !lr->measure_t0)
 		lr->measure_t0 = lr->t0;
 	lr->iv_amount0 = 0;
-	lr->deadline = lo->time_based ? lr->t0 + cfg->ramp_ns + dur : 0;
+	lr->dur = dur;
+	lr->ss_t0 = lr->t0;
+	lr->ss_n = 0;
+	lr->ss_amount0 = 0;
+	/* with --steady-state the deadline is set when the ramp ends */
+	lr->deadline = lo->time_based && !steady(lr) ? lr->t0 + cfg->ramp_ns + dur : 0;
 	errno = 0;
 	rc = lo->op(lo->state, lr);
 	t1 = cfg->now();
@@ -370,6 +441,8 @@ static int one_rep(struct long_run *lr, struct harness_cpu *cpu_sum, double *val
 		cpu_sum->sys_s += c1.sys_s - c0.sys_s;
 		cpu_sum->wall_ns += c1.wall_ns - c0.wall_ns;
 	}
+	if (steady(lr) && !lr->t_ramp)	/* ended in its ramp (by its own clock) */
+		lr->ss_never++;
 	if (cfg->ramp_ns && !lr->t_ramp) {
 		snprintf(ctx->reason, sizeof(ctx->reason),
 			 "the operation ended before the --warmup ramp of %.3g s was over",
@@ -386,6 +459,36 @@ static int one_rep(struct long_run *lr, struct harness_cpu *cpu_sum, double *val
 	*per = ns / amount;
 	*done = amount;
 	return 0;
+}
+
+/* --steady-state: how long each timed repetition ramped, or that it never
+ * got steady, on the figure (and "steady_state": "never" in its params). */
+static void steady_note(struct bench_ctx *ctx, struct metric *m, const struct long_run *lr,
+			const double *after, int k)
+{
+	const struct harness_cfg *cfg = lr->cfg;
+	char note[300], rule[120], pname[200];
+	size_t len;
+	int i;
+
+	snprintf(rule, sizeof(rule), "every %g s interval within %g%% of their mean over %g s",
+		 (double)cfg->interval_ns / 1e9, cfg->ss_bound * 100, (double)cfg->ss_window_ns / 1e9);
+	if (lr->ss_never) {
+		snprintf(note, sizeof(note), "never steady in %d of %d repetition%s (%s, at most %g s): "
+			 "measured anyway", lr->ss_never, k, k == 1 ? "" : "s", rule, (double)lr->dur / 1e9);
+	} else {
+		snprintf(note, sizeof(note), "steady after ");
+		for (i = 0; i < k && i < SS_MAX; i++) {
+			len = strlen(note);
+			snprintf(note + len, sizeof(note) - len, "%s%.1f", i ? ", " : "", after[i]);
+		}
+		len = strlen(note);
+		snprintf(note + len, sizeof(note) - len, " s (%s)", rule);
+	}
+	if (!m->note)
+		m->note = strdup(note);
+	snprintf(pname, sizeof(pname), "%s%ssteady_state", m->name, m->name[0] ? ":" : "");
+	result_param_str(ctx->res, pname, lr->ss_never ? "never" : "reached");
 }
 
 /* The latency percentiles of h into m, in one unit for all, chosen by
@@ -415,6 +518,7 @@ int harness_long(struct bench_ctx *ctx, const struct long_op *lo, double *median
 	int reps = cfg->reps > 0 ? cfg->reps : 1, cap, k = 0, w, c, i, rc = -1;
 	double *val, *per, *amt, med_per, *camt[2] = { NULL, NULL }, *cval[2] = { NULL, NULL };
 	const double *ramt;
+	double ss_after[SS_MAX];
 	struct metric *m;
 	struct stats st;
 	uint64_t start = cfg->now();
@@ -455,6 +559,8 @@ int harness_long(struct bench_ctx *ctx, const struct long_op *lo, double *median
 		lr.rep = k;
 		if (one_rep(&lr, &cpu, &val[k], &per[k], &amt[k]) < 0)
 			goto out;
+		if (k < SS_MAX)
+			ss_after[k] = lr.t_ramp ? (double)(lr.t_ramp - lr.t0) / 1e9 : -1;
 		for (c = 0; c < 2; c++)
 			if (camt[c])
 				camt[c][k] = lr.camount[c];
@@ -485,6 +591,8 @@ int harness_long(struct bench_ctx *ctx, const struct long_op *lo, double *median
 	put_hist(m, lr.hist);
 	if (median)
 		*median = m->st.median;
+	if (steady(&lr))
+		steady_note(ctx, m, &lr, ss_after, k);
 	ramt = m->rep_amount;	/* m moves as metrics are added */
 	for (c = 0; c < 2; c++) {	/* a mixed workload: each class's figure */
 		char name[160];

@@ -29,6 +29,12 @@ struct harness_cfg {
 				 * repetition; an amount-based op repeats until it has
 				 * passed (0: use reps only) */
 	int warmup_reps;	/* --warmup N: repetitions run and discarded first */
+	/* --steady-state KIND:PCT:DUR: a time-based repetition's ramp lasts
+	 * until every interval figure of the last DUR is within PCT of their
+	 * mean (fio's ss=iops:PCT), at most the repetition's duration; then it
+	 * runs its duration. 0: off. */
+	double ss_bound;
+	uint64_t ss_window_ns;
 	uint64_t ramp_ns;	/* --warmup DUR: the first DUR of each repetition is
 				 * run but left out of its figure (fio's ramp_time) */
 	uint64_t interval_ns;	/* per-interval figures (default 1 s) */

@@ -50,7 +50,7 @@ static const struct optdef optdefs[] = {
 	  "disk benchmarks write in a scratch directory under each (default: the current directory)",
 	  RES_NONE, 0, 0, 0 },
 	{ "json-stream", OT_PATH, OPT(json_stream), NULL, NULL, 1, 4095, "@long",
-	  "FILE: one JSON object per line as each interval of a long operation closes (disk, net, "
+	  "one JSON object per line as each interval of a long operation closes (disk, net, "
 	  "time): its figure, amount and latencies; a new file, a FIFO or - (stdout). A slow "
 	  "reader loses lines, the run never waits for it", RES_NONE, 0, 0, OPTF_FLEET_DROP },
 	/* the harness's and the benchmarks' */
@@ -73,6 +73,11 @@ static const struct optdef optdefs[] = {
 	{ "warmup", OT_WARMUP, IN_CFG, 0, 0, NULL, NULL, 0, 86400 * S, "@long",
 	  "N repetitions run and discarded first, or DUR: the first DUR of each repetition "
 	  "is left out of its figure (fio's ramp_time, iperf3's omit)", RES_NONE, 0, 0, 0 },
+	{ "steady-state", OT_STEADY, IN_CFG, 0, 0, NULL, NULL, 0, 86400 * S, "@long",
+	  "KIND:PCT:DUR (iops:1%:30s, bw:2%:10s): a time-based operation first runs until its "
+	  "--interval figures over the last DUR are all within PCT of their mean (fio's "
+	  "ss=iops:PCT, ss_dur=DUR), then measures; one that never gets there within its duration "
+	  "is measured anyway and says so", RES_NONE, 0, 0, 0 },
 	{ "interval", OT_DURATION, CFG(interval_ns), "1s", NULL, 100 * MS, 3600 * S, "@long",
 	  "length of the per-interval figures kept in the result", RES_NONE, 0, 0, 0 },
 	{ "op-timeout", OT_DURATION, CFG(op_timeout_ns), "5m", NULL, 10 * MS, 86400 * S, "*",
@@ -268,6 +273,10 @@ static void range_text(const struct optdef *d, char *out, size_t n)
 			 "(500ms, 2s)");
 		(void)lo;
 		break;
+	case OT_STEADY:
+		snprintf(out, n, "KIND:PCT:DUR: KIND iops or bw (the operation's own figure), PCT from "
+			 "0.1%% to 50%%, DUR from 1s to 1d (iops:1%%:30s)");
+		break;
 	case OT_LABEL:
 		snprintf(out, n, "KEY=VALUE, KEY 1 to 32 of A-Z a-z 0-9 _ . -, VALUE at most 200 "
 			 "printable bytes, each KEY once, up to %.0f labels", d->max);
@@ -334,6 +343,26 @@ int opt_parse(const struct optdef *d, const char *val, struct harness_cfg *cfg,
 		cfg->ramp_ns = u;
 		cfg->warmup_reps = 0;
 		return 0;
+	case OT_STEADY: {
+		char kind[8], *end;
+		const char *c1 = strchr(val, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		double pct;
+
+		if (!c1 || !c2 || (size_t)(c1 - val) >= sizeof(kind))
+			break;
+		memcpy(kind, val, (size_t)(c1 - val));
+		kind[c1 - val] = 0;
+		if ((strcmp(kind, "iops") && strcmp(kind, "bw")) || leading_number(c1 + 1, &pct, &end) < 0)
+			break;
+		if (*end == '%')
+			end++;
+		if (end != c2 || pct < 0.1 || pct > 50 || parse_duration(c2 + 1, &u) < 0 || u < 1 * S ||
+		    (double)u > d->max)
+			break;
+		cfg->ss_bound = pct / 100;
+		cfg->ss_window_ns = u;
+		return 0;
+	}
 	case OT_STRING:
 	case OT_PATH:
 		if (strlen(val) < d->min || strlen(val) > d->max)
@@ -577,7 +606,7 @@ static int read_in_build(const struct optdef *d)
 void opt_print_help(FILE *f, const struct bench *b)
 {
 	static const char *const meta[] = { "N", "SIZE", "DUR", "", "LIST", "LIST", "N|DUR", "TEXT",
-					     "RATE", "PCT", "PATH", "KEY=VAL" };
+					     "RATE", "PCT", "PATH", "KEY=VAL", "SPEC" };
 	size_t i, n = opt_count();
 
 	for (i = 0; i < n; i++) {

@@ -28,6 +28,7 @@ enum opt_type {
 	OT_PERCENT,	/* a percentage, "2%" or "2" (double field: the fraction, 0.02) */
 	OT_PATH,	/* a file or directory name, at most 4095 bytes (const char *, into argv) */
 	OT_LABEL,	/* KEY=VALUE, repeatable (const char *[BENCH_MAX_LABELS], int count at off2) */
+	OT_STEADY,	/* KIND:PCT:DUR, iops:1%:30s (cfg.ss_bound, cfg.ss_window_ns) */
 };
 
 /* What an option is besides its value (struct optdef's flags). */

@@ -56,6 +56,13 @@ for m in "randrw 4k 70/30 QD4" "randrw 4k 70/30 QD4 read" "randrw 4k 70/30 QD4 w
 done
 check "  reads and writes add up to the mix, about 70% reads" [ "$(jget "$TMP/mix.json" "my (\$a, \$r, \$w) = map { metric('disk.rand', \$_)->{latency}{count} } 'randrw 4k 70/30 QD4', 'randrw 4k 70/30 QD4 read', 'randrw 4k 70/30 QD4 write'; \$r + \$w == \$a && \$r / \$a > 0.6 && \$r / \$a < 0.8 ? 1 : 0")" = 1 ]
 # shellcheck disable=SC2086
+"$BAKEOFF" run $Q --jobs 1 --iodepth 1 --runtime 1s --interval 250ms --steady-state iops:50%:1s --dir "$D" \
+	-o "$TMP/ss.json" disk.rand >/dev/null 2>&1
+ok $? "--steady-state iops:50%:1s: a run"
+for m in "randread 4k QD1" "randwrite 4k QD1"; do
+	check "  $m says when it was steady, or that it never was" [ "$(jget "$TMP/ss.json" "my \$p = bench('disk.rand')->{params}{'$m:steady_state'} // ''; (metric('disk.rand','$m')->{note} // '') =~ /^(steady after [0-9.]+ s|never steady in 1 of 1 repetition) \\(every 0.25 s interval within 50% of their mean over 1 s/ && \$p =~ /^(reached|never)\$/ ? 1 : 0")" = 1 ]
+done
+# shellcheck disable=SC2086
 "$BAKEOFF" run $Q --jobs 1 --engine psync --dir "$D" -o "$TMP/psync.json" disk.rand >"$TMP/psync.out" 2>&1
 ok $? "--engine psync: a run"
 check "  QD1 rows only, and the table says why" sh -c "[ '$(jget "$TMP/psync.json" "scalar @{bench('disk.rand')->{metrics}}")' = 2 ] && grep -q 'no QD32 rows: psync keeps one request in flight, not 32' '$TMP/psync.out'"
@@ -162,6 +169,7 @@ bad "--destroy-data without --device" "--destroy-data only applies with --device
 bad "--iodepth 0" "for --iodepth: expected a whole number from 1" --dir "$D" --iodepth 0 disk.rand
 bad "--iodepth 100000" "--iodepth 100000 is over 32768, the most requests io_uring" --dir "$D" --iodepth 100000 disk.rand
 bad "--rwmix 101" "for --rwmix: expected a whole number from 1 to 99" --dir "$D" --rwmix 101 disk.rand
+bad "--steady-state iops:1" "for --steady-state: expected KIND:PCT:DUR" --dir "$D" --steady-state iops:1 disk.rand
 bad "--engine spdk" "for --engine: expected auto, psync, aio or io_uring" --dir "$D" --engine spdk disk.rand
 avail_k=$(df -Pk "$D" | awk 'NR == 2 { print $4 }')
 if [ -n "$avail_k" ] && [ "$avail_k" -lt $((1024 * 1024 * 1024)) ]; then

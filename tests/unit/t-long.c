@@ -63,6 +63,35 @@ static int ramp_op(void *state, struct long_run *lr)
 	return r < 0 ? -1 : 0;
 }
 
+/* Time-based: a rate that grows for 2 s (1 MB a step, 1 MB more every
+ * 0.25 s), then stays at 9 MB a step. */
+static int grow_op(void *state, struct long_run *lr)
+{
+	struct work *w = state;
+	uint64_t start = fake_t;
+	int r;
+
+	w->ops++;
+	do
+		fake_t += w->step_ns;
+	while ((r = long_progress(lr, fake_t - start <= 2000000000ull ?
+				      1e6 * (1 + (double)(fake_t - start) / 2.5e8) : 9e6)) == 0);
+	return r < 0 ? -1 : 0;
+}
+
+/* Time-based: 1 MB and 3 MB per step in turn, never steady within 1%. */
+static int alt_op(void *state, struct long_run *lr)
+{
+	struct work *w = state;
+	int r, k = 0;
+
+	w->ops++;
+	do
+		fake_t += w->step_ns;
+	while ((r = long_progress(lr, k++ % 2 ? 3e6 : 1e6)) == 0);
+	return r < 0 ? -1 : 0;
+}
+
 /* Time-based: goes on until the harness says the time is up. */
 static int timed_op(void *state, struct long_run *lr)
 {
@@ -195,6 +224,41 @@ int main(void)
 	ctx.reason[0] = 0;
 	ok(harness_long(&ctx, &lo, &med) < 0 && strstr(ctx.reason, "ramp"),
 	   "an operation shorter than the ramp fails: %s", ctx.reason);
+
+	/* 4b. --steady-state bw:1%:1s, 250 ms intervals (closed every 300 ms
+	 * by 100 ms steps): grow_op is steady at 90 MB/s from 2.1 s, so the
+	 * four intervals of a window are all at 90 MB/s at 3.3 s; then 5 s are
+	 * measured. An op that swings between 1 and 3 MB a step never is: its
+	 * ramp ends after the 5 s duration, and it is measured anyway. */
+	fake_harness(&h);
+	h.cfg.reps = 1;
+	h.cfg.duration_ns = 5000000000ull;
+	h.cfg.interval_ns = 250000000ull;
+	h.cfg.ss_bound = 0.01;
+	h.cfg.ss_window_ns = 1000000000ull;
+	lo.name = "steady";
+	lo.op = grow_op;
+	lo.time_based = 1;
+	t0 = fake_t;
+	ok(harness_long(&ctx, &lo, &med) == 0, "steady-state run ok");
+	is_num(med, 90, 1e-9, "measured once steady: 90 MB/s");
+	m = result_metric(br, "steady");
+	ok(m && m->note && strstr(m->note, "steady after 3.3 s"), "the note says when: %s", m && m->note ? m->note : "");
+	ok(fake_t - t0 >= 8300000000ull && fake_t - t0 <= 8400000000ull,
+	   "3.3 s of ramp, then the 5 s duration (%.1f s)", (double)(fake_t - t0) / 1e9);
+	lo.name = "swing";
+	lo.op = alt_op;
+	t0 = fake_t;
+	ok(harness_long(&ctx, &lo, &med) == 0, "a never-steady run ok");
+	m = result_metric(br, "swing");
+	ok(m && m->note && strstr(m->note, "never steady in 1 of 1 repetition"), "and says so: %s",
+	   m && m->note ? m->note : "");
+	ok(fake_t - t0 >= 10000000000ull && fake_t - t0 <= 10200000000ull,
+	   "its ramp is the 5 s duration, then 5 s measured (%.1f s)", (double)(fake_t - t0) / 1e9);
+	h.cfg.ss_window_ns = 0;
+	h.cfg.ss_bound = 0;
+	lo.time_based = 0;
+	lo.op = work_op;
 
 	/* 5. Rates and latencies: amount is operations. */
 	fake_harness(&h);
