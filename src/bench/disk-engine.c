@@ -81,6 +81,9 @@ _Static_assert(sizeof(struct ur_params) == 120, "io_uring params are 120 bytes")
 enum {
 	UR_OP_READV = 1, UR_OP_WRITEV = 2, UR_OP_READ_FIXED = 4, UR_OP_WRITE_FIXED = 5,
 	UR_ENTER_GETEVENTS = 1, UR_FEAT_SINGLE_MMAP = 1, UR_REGISTER_BUFFERS = 0,
+	/* completions' work run by the submitting task when it asks for
+	 * events, not by interrupting it (5.19, 6.0, 6.1; fio sets them) */
+	UR_SETUP_COOP_TASKRUN = 1 << 8, UR_SETUP_SINGLE_ISSUER = 1 << 12, UR_SETUP_DEFER_TASKRUN = 1 << 13,
 };
 #define UR_OFF_SQ_RING 0ull
 #define UR_OFF_CQ_RING 0x8000000ull
@@ -92,7 +95,7 @@ enum {
 #endif
 
 struct uring {
-	int fd, fixed;
+	int fd, fixed, deferred;
 	void *sq_map, *cq_map;
 	size_t sq_len, cq_len;
 	struct ur_sqe *sqes;
@@ -131,6 +134,9 @@ static void uring_close(struct uring *u)
 
 static int uring_open(struct disk_eng *e, char *why, size_t n)
 {
+	static const uint32_t flags[] = {
+		UR_SETUP_COOP_TASKRUN | UR_SETUP_SINGLE_ISSUER | UR_SETUP_DEFER_TASKRUN, UR_SETUP_COOP_TASKRUN, 0,
+	};
 	struct ur_params p;
 	struct uring *u = calloc(1, sizeof(*u));
 	char *sq, *cq;
@@ -140,8 +146,16 @@ static int uring_open(struct disk_eng *e, char *why, size_t n)
 		return -1;
 	}
 	u->fd = -1;
-	memset(&p, 0, sizeof(p));
-	u->fd = (int)syscall(SYS_io_uring_setup, (unsigned)e->depth, &p);
+	/* the newest flags this kernel takes: each older kernel refuses the
+	 * ones it does not know with EINVAL */
+	for (size_t f = 0; f < sizeof(flags) / sizeof(flags[0]) && u->fd < 0; f++) {
+		memset(&p, 0, sizeof(p));
+		p.flags = flags[f];
+		u->fd = (int)syscall(SYS_io_uring_setup, (unsigned)e->depth, &p);
+		u->deferred = u->fd >= 0 && (flags[f] & UR_SETUP_DEFER_TASKRUN);
+		if (u->fd < 0 && errno != EINVAL)
+			break;
+	}
 	if (u->fd < 0) {
 		int err = errno;
 
@@ -233,10 +247,15 @@ static int uring_queue(struct disk_eng *e, int k)
 	return 0;
 }
 
+/* Completions first; what is queued is submitted without waiting (the
+ * call also runs the completions' deferred work, so the next look finds
+ * them, as fio's io_uring engine works); only with nothing to submit and
+ * nothing completed does the call wait for one completion. */
 static int uring_wait(struct disk_eng *e, struct disk_eng_done *d, int max)
 {
 	struct uring *u = e->uring;
 	uint32_t head;
+	unsigned wait;
 	long ret;
 	int got = 0;
 
@@ -254,8 +273,8 @@ static int uring_wait(struct disk_eng *e, struct disk_eng_done *d, int max)
 		__atomic_store_n(u->cq_head, head, __ATOMIC_RELEASE);
 		if (got && !u->queued)
 			return got;
-		/* submit what is queued; wait for one completion unless some came */
-		ret = syscall(SYS_io_uring_enter, u->fd, u->queued, got ? 0u : 1u, UR_ENTER_GETEVENTS, NULL, 0);
+		wait = got || u->queued ? 0u : 1u;
+		ret = syscall(SYS_io_uring_enter, u->fd, u->queued, wait, UR_ENTER_GETEVENTS, NULL, 0);
 		if (ret < 0) {
 			if (errno == EINTR || errno == EAGAIN || errno == EBUSY)
 				continue;
@@ -400,7 +419,10 @@ const char *disk_eng_describe(const struct disk_eng *e, char *out, size_t n)
 
 #ifdef HAVE_URING
 	if (e->kind == ENG_URING)
-		how = ((struct uring *)e->uring)->fixed ? " (registered buffers)" : " (buffers not registered)";
+		how = ((struct uring *)e->uring)->fixed ?
+			      (((struct uring *)e->uring)->deferred ? " (registered buffers, deferred task work)"
+								     : " (registered buffers)")
+			      : " (buffers not registered)";
 #endif
 #if defined(HAVE_AIO) && defined(__GLIBC__)
 	if (e->kind == ENG_AIO)
