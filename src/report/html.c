@@ -683,11 +683,14 @@ static void curve(const struct result *const *rs, size_t n, const char *bench, c
 	free_series(sv, n);
 }
 
-/* The per-interval figures of a long run, across files. */
+/* The per-interval figures of a long run, across files: over seconds, or
+ * (by_bytes, a bandwidth) over the bytes moved so far, where a drive's
+ * write cache running out shows at the amount it holds. */
 static void intervals(const struct result *const *rs, size_t n, const char *bench,
-		      const struct metric *m0, struct series *sv, FILE *f)
+		      const struct metric *m0, struct series *sv, int by_bytes, FILE *f)
 {
 	size_t k, i, c = 0;
+	double sum;
 
 	for (k = 0; k < n; k++) {
 		const struct metric *m = fig(rs[k], bench, m0->name);
@@ -699,17 +702,20 @@ static void intervals(const struct result *const *rs, size_t n, const char *benc
 		sv[k].y = calloc(m->niv, sizeof(double));
 		if (!sv[k].x || !sv[k].y)
 			continue;
-		for (i = 0; i < m->niv; i++)
-			if (isfinite(m->iv_t[i]) && isfinite(m->iv_value[i])) {
-				sv[k].x[sv[k].n] = m->iv_t[i];
+		for (i = 0, sum = 0; i < m->niv; i++) {
+			if (by_bytes && m->iv_amount)
+				sum += m->iv_amount[i] / 1e6;
+			if (isfinite(m->iv_t[i]) && isfinite(m->iv_value[i]) && isfinite(sum)) {
+				sv[k].x[sv[k].n] = by_bytes ? sum : m->iv_t[i];
 				sv[k].y[sv[k].n++] = m->iv_value[i];
 			}
+		}
 		c += sv[k].n;
 	}
 	if (c) {
 		caption(f, bench, m0->name, " per interval (", m0->unit);
-		fputs(" over seconds)</figcaption>", f);
-		svg_lines(n, sv, 0, 0, "s", m0->unit, f);
+		fputs(by_bytes ? " over MB moved)</figcaption>" : " over seconds)</figcaption>", f);
+		svg_lines(n, sv, 0, 0, by_bytes ? "MB" : "s", m0->unit, f);
 		legend(rs, n, sv, f);
 		fputs("</figure>\n", f);
 	}
@@ -756,8 +762,13 @@ static void charts(const struct result *const *rs, size_t n, FILE *f)
 			 * points, whose detail flag is off, such as disk.seq's rates) */
 			for (q = k, j = NO_FIG; rb && next_fig(rs, n, b->id, &q, &j, &qb);)
 				if (!qb->metrics[j].detail && qb->metrics[j].niv >= 3 &&
-				    first_fig(rs, q, qb->id, qb->metrics[j].name))
-					intervals(rs, n, qb->id, &qb->metrics[j], sv, f);
+				    first_fig(rs, q, qb->id, qb->metrics[j].name)) {
+					intervals(rs, n, qb->id, &qb->metrics[j], sv, 0, f);
+					/* a disk's writes: also over the bytes written */
+					if (qb->metrics[j].iv_amount && !strcmp(qb->metrics[j].unit, "MB/s") &&
+					    !strncmp(qb->id, "disk.", 5) && strstr(qb->metrics[j].name, "write"))
+						intervals(rs, n, qb->id, &qb->metrics[j], sv, 1, f);
+				}
 		}
 	fputs("</div></section>\n", f);
 	free(sv);

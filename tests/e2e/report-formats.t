@@ -276,6 +276,8 @@ done
 gzip -dc tests/data/full-run-amd-epyc.json.gz >"$TMP/full.json"
 "$BAKEOFF" report --format html "$TMP/full.json" >"$TMP/full.html"
 ok $? "the full run's page: exit 0"
+check "disk writes also over the bytes written (disk.seq write 1M, bonnie write)" sh -c \
+	"grep -q 'disk.seq:write 1M per interval (MB/s over MB moved' '$TMP/full.html' && grep -q 'disk.bonnie:write per interval (MB/s over MB moved' '$TMP/full.html'"
 svg_check() {	# FILE — every SVG of the page checked; prints what is wrong, exits 1
 	perl -e '
 		local $/; my $h = <STDIN>; my ($n, @bad) = (0);
