@@ -17,6 +17,7 @@
 #include "out.h"
 #include "options.h"
 #include "result.h"
+#include "stream.h"
 #include "scratch.h"
 
 static const char *status_names[] = { "ok", "skipped", "unsupported", "failed", "interrupted" };
@@ -1013,7 +1014,8 @@ static int load(const char *path, struct result *r, char *err, size_t errlen, in
 			snprintf(err, errlen, "%s: %s", name, strerror(errno));
 		rc = -1;
 	} else {
-		rc = from_json(b.p ? b.p : "", b.len, r, &off, msg, sizeof(msg), lean);
+		rc = stream_is(b.p ? b.p : "", b.len) ? stream_read(b.p, b.len, r, &off, msg, sizeof(msg))
+						       : from_json(b.p ? b.p : "", b.len, r, &off, msg, sizeof(msg), lean);
 		if (rc < 0)
 			snprintf(err, errlen, "%s: byte %zu: %s", name, off, msg);
 	}

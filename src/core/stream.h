@@ -34,4 +34,12 @@ void stream_interval(const struct stream_iv *iv);
  * that the reader went away; close. */
 void stream_close(FILE *out);
 
+/* Reading one back (result_load does): whether text is a stream, and
+ * the result it makes (host "stream", each streamed figure with its
+ * intervals as samples and as its per-interval series): 0, or -1 with
+ * *off and err. */
+struct result;
+int stream_is(const char *text, size_t len);
+int stream_read(const char *text, size_t len, struct result *r, size_t *off, char *err, size_t errlen);
+
 #endif

@@ -31,6 +31,15 @@ for m in "randread 4k QD1" "randwrite 4k QD1" "randread 4k QD4" "randwrite 4k QD
 			|| $_->{latency_us}{p50} > $_->{latency_us}{max} } @l;
 		exit 0' "$TMP/s.nd" "$TMP/r.json" "$m"
 done
+"$BAKEOFF" report "$TMP/s.nd" >"$TMP/rep" 2>&1
+ok $? "report reads the stream file back"
+check "  each streamed figure with as many intervals as it has lines" perl -MJSON::PP -e '
+	my ($f, $rep) = @ARGV; open my $h, "<", $f or exit 1; my %n;
+	while (<$h>) { my $o = decode_json($_); $n{"$o->{bench}:$o->{metric}"}++ if $o->{bench} eq "disk.rand" }
+	local $/; open $h, "<", $rep or exit 1; my $t = <$h>;
+	for my $k (keys %n) { exit 1 unless $t =~ /^\Q$k\E .*\n    $n{$k} intervals: lowest/m } exit 0' "$TMP/s.nd" "$TMP/rep"
+"$BAKEOFF" report --format html "$TMP/s.nd" >"$TMP/s.html" 2>&1
+check "  and draws their per-interval series in html (disk.rand's four)" [ "$(grep -c 'disk.rand:rand[a-z]* 4k QD[14] per interval (' "$TMP/s.html")" = 4 ]
 check "net.tcp.bw: lines in MB/s with the bytes of each interval" perl -MJSON::PP -ne '
 	my $o = decode_json($_); next unless $o->{bench} eq "net.tcp.bw"; $n++;
 	exit 1 unless $o->{unit} eq "MB/s" && $o->{bytes} > 0 && $o->{value} > 0;
