@@ -123,9 +123,10 @@ static int tcpbw_op(void *state, struct long_run *lr)
 	uint64_t t0, t1, u0, s0, u1, s1, last, moved;
 	int rc = -1, stopped = 0, k;
 
-	/* t0 and t1 bound the whole op, as the harness times it: the figure and
-	 * ttcp's "bytes in N real seconds" are one measurement */
-	t0 = last = long_now(lr);
+	/* t0 and t1 are the harness's own start and end of the repetition: the
+	 * figure and ttcp's "bytes in N real seconds" are one measurement */
+	t0 = long_start(lr);
+	last = long_now(lr);
 	net_cpu_us(&u0, &s0);
 	memset(&r, 0, sizeof(r));
 	t->p.buf = pattern;
@@ -179,6 +180,8 @@ static int tcpbw_op(void *state, struct long_run *lr)
 	 * the time runs to the receiver's last byte, as ttcp -r's does */
 	if (net_client_result(ctx, &t->c, &res) < 0)
 		goto out;
+	net_cpu_us(&u1, &s1);
+	t1 = long_end(lr);
 	for (k = 0; t->dir != D_RECV && k < t->p.n; k++) {	/* our sending streams' TCP_INFO */
 		uint64_t re, rtt;
 
@@ -189,8 +192,6 @@ static int tcpbw_op(void *state, struct long_run *lr)
 		}
 	}
 	net_pump_close(&t->p);
-	net_cpu_us(&u1, &s1);
-	t1 = long_now(lr);
 	if (res.num[PK_RX] != t->p.txb || res.num[PK_TX] != t->p.rxb) {
 		snprintf(ctx->reason, sizeof(ctx->reason),
 			 "counts differ: this end sent %llu and received %llu bytes, the server "

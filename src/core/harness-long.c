@@ -27,6 +27,7 @@ struct long_run {
 	const struct harness_cfg *cfg;
 	int timed, rep, nreps;
 	uint64_t t0;		/* start of the repetition */
+	uint64_t t_end;		/* long_end(): when the op's timed work ended (0: at its return) */
 	uint64_t deadline;	/* time-based: end of the repetition */
 	uint64_t t_ramp;	/* --warmup DUR, --steady-state: when the ramp ended (0: not yet) */
 	/* --steady-state: the ramp's interval figures (the last SS_MAX), the
@@ -118,6 +119,16 @@ double eta_left(const struct eta *e)
 uint64_t long_now(const struct long_run *lr)
 {
 	return lr->cfg->now();
+}
+
+uint64_t long_start(const struct long_run *lr)
+{
+	return lr->t0;
+}
+
+uint64_t long_end(struct long_run *lr)
+{
+	return lr->t_end = lr->cfg->now();
 }
 
 struct bench_ctx *long_ctx(const struct long_run *lr)
@@ -411,11 +422,12 @@ static int one_rep(struct long_run *lr, struct harness_cpu *cpu_sum, double *val
 			return failed(ctx, "the untimed preparation", errno);
 	}
 	/* the op timeout armed before the clock starts: the repetition's time
-	 * is the op call's alone (an op that times itself, as net.tcp.bw does
-	 * for ttcp's lines, then reads the same time) */
+	 * is the op call's alone, or up to long_end() (an op that times itself,
+	 * as net.tcp.bw does for ttcp's lines, reads these same two instants) */
 	harness_arm(ctx->h);
 	harness_cpu(&c0);
 	lr->t0 = lr->iv_t0 = lr->last_arm = cfg->now();
+	lr->t_end = 0;
 	lr->iv_rep0 = lr->niv;
 	if (lr->ivh)
 		hist_reset(lr->ivh);
@@ -430,7 +442,7 @@ static int one_rep(struct long_run *lr, struct harness_cpu *cpu_sum, double *val
 	lr->deadline = lo->time_based && !steady(lr) ? lr->t0 + cfg->ramp_ns + dur : 0;
 	errno = 0;
 	rc = lo->op(lo->state, lr);
-	t1 = cfg->now();
+	t1 = lr->t_end ? lr->t_end : cfg->now();
 	harness_disarm();
 	harness_cpu(&c1);
 	if (rc < 0 || lr->stop < 0 || scratch_interrupted() || harness_timed_out())

@@ -135,6 +135,11 @@ void long_lat(struct long_run *lr, uint64_t ns);
 void long_class(struct long_run *lr, int cls, double amount, uint64_t ns);
 /* The harness clock (a fake one in tests); the context of the run. */
 uint64_t long_now(const struct long_run *lr);
+/* The repetition's start, as the harness took it; long_end() marks its end
+ * now, before the op's untimed teardown, and returns that time: an op that
+ * prints its own time (ttcp's lines) and the figure are one measurement. */
+uint64_t long_start(const struct long_run *lr);
+uint64_t long_end(struct long_run *lr);
 struct bench_ctx *long_ctx(const struct long_run *lr);
 /* Wait until fd is ready for events (POLLIN, POLLOUT), checking for an
  * interrupt at least every 100 ms: 0, or -1 with ctx->reason set ("timed out

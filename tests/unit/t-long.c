@@ -124,6 +124,21 @@ static int tail_op(void *state, struct long_run *lr)
 	return long_progress(lr, 121) < 0 ? -1 : 0;
 }
 
+/* 2 s of work timed by the op itself (long_start .. long_end), then 3 s
+ * of teardown the repetition's time must not include. */
+static uint64_t self_t0, self_t1;
+static int self_op(void *state, struct long_run *lr)
+{
+	(void)state;
+	self_t0 = long_start(lr);
+	fake_t += 2000000000ull;
+	if (long_progress(lr, 20e6) < 0)
+		return -1;
+	self_t1 = long_end(lr);
+	fake_t += 3000000000ull;
+	return 0;
+}
+
 static void fake_harness(struct harness *h)
 {
 	harness_default_cfg(&h->cfg);
@@ -300,6 +315,16 @@ int main(void)
 	ok(m && m->niv == 2 && m->iv_value[0] > 9.9 && m->iv_value[0] < 10.1 && m->iv_value[1] > 9.9 &&
 	   m->iv_value[1] < 10.1, "each interval about 10 MB/s, no spike (%g, %g)",
 	   m && m->niv > 0 ? m->iv_value[0] : 0, m && m->niv > 1 ? m->iv_value[1] : 0);
+
+	/* 7. An op that times itself (net.tcp.bw for ttcp's lines) reads the
+	 * harness's own two instants: its time and the figure are one. */
+	fake_harness(&h);
+	h.cfg.reps = 1;
+	lo.name = "self";
+	lo.op = self_op;
+	ok(harness_long(&ctx, &lo, &med) == 0, "an op that times itself measured");
+	is_num((double)(self_t1 - self_t0), 2e9, 0, "its own time: 2 s, from long_start to long_end");
+	is_num(med, 10, 1e-12, "the figure is the same 2 s (20 MB / 2 s), the 3 s teardown left out");
 
 	result_free(&r);
 	return done_testing();
