@@ -122,7 +122,7 @@ int os_fs_describe(const char *path, struct os_fs *out)
 	struct stat st;
 
 	memset(out, 0, sizeof *out);
-	out->rotational = -1;
+	out->rotational = out->journal = -1;
 	if (stat(path, &st) == 0)
 		errno = ENOSYS;
 	return -1;

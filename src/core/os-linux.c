@@ -19,6 +19,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 #if defined(__GLIBC__) && !defined(__UCLIBC__)
 #include <gnu/libc-version.h>
 #endif
@@ -943,6 +944,35 @@ static void block_device(unsigned maj, unsigned min, struct os_fs *out)
 	free(dir);
 }
 
+/* ext2/3/4 on block device maj:min: 1 when it keeps a journal (jbd2 lists
+ * each journal it runs as /proc/fs/jbd2/NAME-INODE, NAME the partition's),
+ * 0 when not (no such entry, or no jbd2 at all), -1 unknown. */
+static int ext_journal(unsigned maj, unsigned min)
+{
+	char p[64], *dir, *name;
+	struct dirent *e;
+	size_t len;
+	int r = 0;
+	DIR *d;
+
+	str_fmt(p, sizeof p, "/sys/dev/block/%u:%u", maj, min);
+	if (!(dir = realpath(p, NULL)))
+		return -1;
+	name = strrchr(dir, '/');
+	name = name ? name + 1 : dir;
+	len = strlen(name);
+	if (!(d = opendir("/proc/fs/jbd2"))) {
+		r = errno == ENOENT && access("/proc/self", F_OK) == 0 ? 0 : -1;
+	} else {
+		while ((e = readdir(d)) != NULL)
+			if (strncmp(e->d_name, name, len) == 0 && e->d_name[len] == '-')
+				r = 1;
+		closedir(d);
+	}
+	free(dir);
+	return r;
+}
+
 /* The mount holding path: the entry whose device is the path's st_dev
  * (a mount point can be hidden by a later mount over its parent), then
  * the longest mount point above the path (btrfs subvolumes report another
@@ -958,7 +988,7 @@ int os_fs_describe(const char *path, struct os_fs *out)
 	FILE *f;
 
 	memset(out, 0, sizeof *out);
-	out->rotational = -1;
+	out->rotational = out->journal = -1;
 	if (stat(path, &st) < 0 || !(real = realpath(path, NULL)))
 		return -1;
 	f = fopen("/proc/self/mountinfo", "r");
@@ -998,6 +1028,9 @@ int os_fs_describe(const char *path, struct os_fs *out)
 	}
 	if (maj != 0)
 		block_device(maj, min, out);
+	if (maj != 0 && (!strcmp(out->type, "ext2") || !strcmp(out->type, "ext3") ||
+			 !strcmp(out->type, "ext4")))
+		out->journal = ext_journal(maj, min);
 	return 0;
 }
 

@@ -119,6 +119,7 @@ struct os_fs {
 	char model[128];	/* that device's model string */
 	int rotational;		/* 1 spinning disk, 0 not, -1 unknown */
 	char scheduler[32];	/* I/O scheduler in use: "mq-deadline", "none" */
+	int journal;		/* ext2/3/4: 1 keeps a journal, 0 has none; -1 unknown or another type */
 };
 
 /* Describe the file system holding path (which must exist): 0, or -1

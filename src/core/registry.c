@@ -11,7 +11,7 @@ const struct bench *const registry[] = { BENCH_LIST(X) };
 const size_t registry_count = sizeof(registry) / sizeof(registry[0]);
 
 const struct personality personalities[] = {
-	{ "lmbench", "lmbench 3 summary", "proc,ipc,vm,mem,cpu,net.tcp.lat,net.udp.lat,net.rpc.lat,"
+	{ "lmbench", "lmbench 3 summary", "proc,ipc,vm,fs,mem,cpu,net.tcp.lat,net.udp.lat,net.rpc.lat,"
 	  "net.tcp.connect,net.tcp.bw", "lmbench" },
 	{ "ttcp", "ttcp -t / -r", "net.tcp.bw", "ttcp" },
 	/* cpu: the bakeoff-int workload in Dhrystone 1.1's line shape */

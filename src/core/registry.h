@@ -7,7 +7,7 @@
 #include "bench.h"
 
 /* One sub-list per family owner, so families can be added independently. */
-#define BENCH_LIST(X) BENCH_LIST_PROC(X) BENCH_LIST_IPC(X) BENCH_LIST_VM(X) \
+#define BENCH_LIST(X) BENCH_LIST_PROC(X) BENCH_LIST_IPC(X) BENCH_LIST_VM(X) BENCH_LIST_FS(X) \
 	BENCH_LIST_MEM(X) BENCH_LIST_CPU(X) BENCH_LIST_NET(X) BENCH_LIST_DISK(X) \
 	BENCH_LIST_TEST(X)
 
@@ -25,7 +25,9 @@
 	X(proc_fork_exit) \
 	X(proc_fork_exec) \
 	X(proc_fork_sh) \
-	X(proc_ctxsw)
+	X(proc_ctxsw) \
+	X(proc_select_file) \
+	X(proc_select_tcp)
 
 /* ipc: pipes, AF_UNIX sockets, FIFOs (src/bench/ipc-*.c) */
 #define BENCH_LIST_IPC(X) \
@@ -41,6 +43,13 @@
 	X(vm_pagefault) \
 	X(vm_file_reread) \
 	X(vm_mmap_reread)
+
+/* fs: file creation and deletion (src/bench/fs-lat.c) */
+#define BENCH_LIST_FS(X) \
+	X(fs_create0k) \
+	X(fs_delete0k) \
+	X(fs_create10k) \
+	X(fs_delete10k)
 
 /* mem: bandwidth, STREAM, latency (src/bench/mem-*.c) */
 #define BENCH_LIST_MEM(X) \

@@ -171,6 +171,11 @@ const struct metric *result_metric(const struct bench_result *br, const char *na
 	return NULL;
 }
 
+struct metric *result_metric_edit(struct bench_result *br, const char *name)
+{
+	return (struct metric *)result_metric(br, name);
+}
+
 const struct bench_result *result_bench(const struct result *r, const char *id)
 {
 	size_t i;

@@ -104,7 +104,7 @@ static const struct section sections[] = {
 	      .id2 = "proc.syscall.write", .tgt = T_US },
 	    MET(" ", 4, "proc.syscall.stat", "", T_US),
 	    MET(" ", 4, "proc.syscall.open", "", T_US),
-	    NONE(" ", 4),
+	    MET(" ", 4, "proc.select.tcp", "", T_US),
 	    MET(" ", 4, "proc.signal.install", "", T_US),
 	    /* lmbench's lat_sig catch less the cost of kill(me, 0). */
 	    { .pre = " ", .width = 4, .src = S_SUM, .tgt = T_US, .need = "sig hndl",
@@ -204,7 +204,7 @@ static const struct section sections[] = {
 	      .terms = { { 1, "proc.signal.prot", "" }, { -1, "proc.signal.catch", "" },
 			 { 1, "proc.signal.catch", "kill0" } } },
 	    MET(" ", 7, "vm.pagefault", "", T_US),
-	    NONE(" ", 5) } },
+	    MET(" ", 5, "proc.select.file", "", T_US) } },
 	{ "*Local* Communication bandwidths in MB/s",
 	  "*Local* Communication bandwidths in MB/s - bigger is better\n"
 	  "-----------------------------------------------------------------------------\n"

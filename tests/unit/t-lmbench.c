@@ -63,7 +63,7 @@ static const struct colcheck colchecks[] = {
 	{ "Processor, Processes", 5, "0.40", "null I/O: mean of proc.syscall.read and write" },
 	{ "Processor, Processes", 6, "1.50", "stat: proc.syscall.stat" },
 	{ "Processor, Processes", 7, "2.50", "open clos: proc.syscall.open" },
-	{ "Processor, Processes", 8, "-", "slct TCP: not measured" },
+	{ "Processor, Processes", 8, "7.25", "slct TCP: proc.select.tcp" },
 	{ "Processor, Processes", 9, "0.25", "sig inst: proc.signal.install" },
 	{ "Processor, Processes", 10, "2.40", "sig hndl: proc.signal.catch - catch:kill0" },
 	{ "Processor, Processes", 11, "100", "fork proc: proc.fork.exit" },
@@ -108,7 +108,7 @@ static const struct colcheck colchecks[] = {
 	{ "File & VM system latencies", 7, "55.50", "Mmap Latency: vm.mmap.lat" },
 	{ "File & VM system latencies", 8, "1.600", "Prot Fault: prot - (catch - kill0)" },
 	{ "File & VM system latencies", 9, "0.2500", "Page Fault: vm.pagefault" },
-	{ "File & VM system latencies", 10, "-", "100fd selct: not measured" },
+	{ "File & VM system latencies", 10, "2.125", "100fd selct: proc.select.file" },
 	{ "*Local* Communication bandwidths", 3, "1001", "Pipe: ipc.pipe.bw" },
 	{ "*Local* Communication bandwidths", 4, "1002", "AF UNIX: ipc.unix.bw" },
 	{ "*Local* Communication bandwidths", 5, "1003", "TCP: net.tcp.bw" },
@@ -139,6 +139,8 @@ static void gamma_result(struct result *g)
 	fig(g, "proc.syscall.write", "", "ns", 500);
 	fig(g, "proc.syscall.stat", "", "us", 1.5);
 	fig(g, "proc.syscall.open", "", "ns", 2500);
+	fig(g, "proc.select.tcp", "", "us", 7.25);
+	fig(g, "proc.select.file", "", "ns", 2125);
 	fig(g, "proc.signal.install", "", "ns", 250);
 	fig(g, "proc.signal.catch", "", "ns", 3000);
 	fig(g, "proc.signal.catch", "kill0", "ns", 600);

@@ -90,7 +90,7 @@ int main(void)
 		const struct bench *b = registry[i];
 		static const char *const lat[] = { "ns", "us", "ms", "s", NULL };
 		static const char *const bw[] = { "MB/s", "GB/s", NULL };
-		static const char *const rate[] = { "ops/s", "MHz", "loops/s", "Mops/s", "IOPS", NULL };
+		static const char *const rate[] = { "ops/s", "MHz", "loops/s", "Mops/s", "IOPS", "files/s", NULL };
 		const char *const *want = b->kind == KIND_LATENCY ? lat : b->kind == KIND_BANDWIDTH ? bw :
 					  b->kind == KIND_RATE ? rate : NULL;
 		int k, fits = 0;
