@@ -29,13 +29,16 @@
 	X(proc_select_file) \
 	X(proc_select_tcp)
 
-/* ipc: pipes, AF_UNIX sockets, FIFOs (src/bench/ipc-*.c) */
+/* ipc: pipes, AF_UNIX sockets, FIFOs, semaphores (src/bench/ipc-*.c) */
 #define BENCH_LIST_IPC(X) \
 	X(ipc_pipe_lat) \
 	X(ipc_unix_lat) \
 	X(ipc_fifo_lat) \
 	X(ipc_pipe_bw) \
-	X(ipc_unix_bw)
+	X(ipc_unix_bw) \
+	X(ipc_unix_connect) \
+	X(ipc_sem_lat) \
+	X(ipc_fcntl_lat)
 
 /* vm: mmap, page faults, file and mmap reread (src/bench/vm-*.c) */
 #define BENCH_LIST_VM(X) \

@@ -1,12 +1,17 @@
 #!/bin/sh
-# ipc.t — pipes, AF_UNIX sockets and FIFOs at tiny sizes, end to end.
+# ipc.t — pipes, AF_UNIX sockets and FIFOs at tiny sizes, end to end; and
+# lmbench's lat_unix_connect, lat_sem and lat_fcntl (no file, peer process or
+# semaphore set left behind).
 . tests/e2e/lib.sh
 R=$TMP/r.json
 mkdir "$TMP/scratch"
+sems() { ipcs -s 2>/dev/null | grep -c '^0x'; }
+sems0=$(sems)
 "$BAKEOFF" run -q --quick --samples 3 --msg-size 16k --dir "$TMP/scratch" \
 	-o "$R" ipc >"$TMP/out" 2>"$TMP/err"
 ok $? "run ipc exits 0"
-for id in ipc.pipe.lat ipc.unix.lat ipc.fifo.lat ipc.pipe.bw ipc.unix.bw; do
+for id in ipc.pipe.lat ipc.unix.lat ipc.fifo.lat ipc.pipe.bw ipc.unix.bw ipc.unix.connect ipc.sem.lat \
+	ipc.fcntl.lat; do
 	check "$id is ok" [ "$(status "$R" $id)" = ok ]
 	check "$id appears in the table" grep -q "^$id " "$TMP/out"
 done
@@ -21,6 +26,11 @@ for id in ipc.pipe.lat ipc.unix.lat ipc.fifo.lat; do
 	check "$id unit is us" [ "$(jget "$R" "metric('$id','')->{unit}")" = us ]
 	check "$id records a 1-byte message" [ "$(jget "$R" "bench('$id')->{params}{message_bytes}")" = 1 ]
 done
+for id in ipc.unix.connect ipc.sem.lat ipc.fcntl.lat; do
+	check "$id between 0.1 and 10000 us" num_between "$(median "$R" $id)" 0.1 10000
+	check "$id unit is us" [ "$(jget "$R" "metric('$id','')->{unit}")" = us ]
+done
+check "no semaphore set left (ipcs -s: $sems0 before, $(sems) after)" [ "$(sems)" = "$sems0" ]
 for id in ipc.pipe.bw ipc.unix.bw; do
 	check "$id between 10 MB/s and 200 GB/s" num_between "$(median "$R" $id)" 10 200000
 	check "$id records msg_size" [ "$(jget "$R" "bench('$id')->{params}{msg_size_bytes}")" = 16384 ]
