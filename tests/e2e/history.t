@@ -71,14 +71,18 @@ check "html: every point has a tooltip with its start and labels" \
 	sh -c "[ \$(grep -c '<circle .*<title>2026-' '$TMP/page.html') -eq 80 ]"
 
 # ---- compare --history: the floor learned from the baseline machine's runs
+# The verdict follows the real source run's samples, which load can make
+# bimodal (the sanitizer suite in CI, 2026-12-02: "40% bimodal"); the floor
+# beside it is what these two check, and a 20% step is never called a
+# change against the fixed 40%.
 "$B" compare "$TMP/h/run-0010.json" "$TMP/h/run-0030.json" >"$TMP/out" 2>&1
-check "compare alone: the fixed floor (40% for system calls), within noise" \
-	grep -Eq '^proc\.syscall\.null .* 40% within noise' "$TMP/out"
+check "compare alone: the fixed floor (40% for system calls), within noise (or bimodal)" \
+	grep -Eq '^proc\.syscall\.null .* 40% (within noise|bimodal)' "$TMP/out"
 "$B" compare --history "$TMP/h" "$TMP/h/run-0010.json" "$TMP/h/run-0030.json" >"$TMP/out" 2>&1
 # (the verdict also needs the real source run's samples to be tight, which
 # load can spoil: only the floor is checked)
 check "compare --history: the learned floor (a few %), not the fixed 40%" \
-	sh -c "grep -E '^proc\.syscall\.null ' '$TMP/out' | grep -Eq ' [1-9]\.?[0-9]?% (slower|within noise)' && ! grep -E '^proc\.syscall\.null ' '$TMP/out' | grep -q ' 40% '"
+	sh -c "grep -E '^proc\.syscall\.null ' '$TMP/out' | grep -Eq ' [1-9]\.?[0-9]?% (slower|within noise|bimodal)' && ! grep -E '^proc\.syscall\.null ' '$TMP/out' | grep -q ' 40% '"
 check "and the source of the floor is named" grep -q "judged by a floor learned from this machine's history, up to 40 runs" "$TMP/out"
 
 # ---- no step: no change point (seeded noise of 3%, 60 runs)
