@@ -105,6 +105,21 @@ static int start_peer(struct bench_ctx *ctx, struct ipc_state *s, int what, int 
 	return 0;
 }
 
+int ipc_start_handoff(struct bench_ctx *ctx, pid_t *pid, void (*peer)(void *), void *arg)
+{
+	if ((*pid = harness_fork()) == 0) {
+		peer(arg);
+		_exit(1);
+	}
+	if (*pid < 0) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "fork: %s", strerror(errno));
+		*pid = 0;
+		return -1;
+	}
+	ctx->ops_per_call = 2;
+	return 0;
+}
+
 static void unpin_parent(struct ipc_state *s)
 {
 	affinity_restore(&s->pin);

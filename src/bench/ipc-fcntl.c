@@ -19,8 +19,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "bench.h"
-#include "harness.h"
+#include "ipc.h"
 #include "scratch.h"
 
 struct lock_state {
@@ -51,6 +50,12 @@ static int cycle(const struct lock_state *s, int parent)
 		       lock_byte(s->fd[1], F_WRLCK) < 0 || lock_byte(s->fd[0], F_UNLCK) < 0 ? -1 : 0;
 	return lock_byte(s->fd[0], F_UNLCK) < 0 || lock_byte(s->fd[1], F_WRLCK) < 0 ||
 	       lock_byte(s->fd[1], F_UNLCK) < 0 || lock_byte(s->fd[0], F_WRLCK) < 0 ? -1 : 0;
+}
+
+static void peer(void *arg)
+{
+	while (cycle(arg, 0) == 0)
+		;
 }
 
 static void lock_teardown(void *state)
@@ -97,17 +102,7 @@ static int lock_setup(struct bench_ctx *ctx, void **state)
 			return -1;
 		}
 	}
-	if ((s->pid = harness_fork()) == 0)
-		for (;;)
-			if (cycle(s, 0) < 0)
-				_exit(1);
-	if (s->pid < 0) {
-		snprintf(ctx->reason, sizeof(ctx->reason), "fork: %s", strerror(errno));
-		s->pid = 0;
-		return -1;
-	}
-	ctx->ops_per_call = 2;
-	return 0;
+	return ipc_start_handoff(ctx, &s->pid, peer, s);
 }
 
 static int lock_op(void *state, uint64_t n)

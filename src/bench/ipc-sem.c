@@ -15,8 +15,7 @@
 #include <sys/sem.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "bench.h"
-#include "harness.h"
+#include "ipc.h"
 
 struct sem_state {
 	int id;			/* the set, -1 when none */
@@ -31,15 +30,15 @@ static int handoff(int id, unsigned short wait, unsigned short post)
 	return semop(id, op, 2);
 }
 
-static void peer(int id)
+static void peer(void *arg)
 {
 	struct sembuf first = { 1, 1, 0 };
+	int id = *(int *)arg;
 
 	if (semop(id, &first, 1) < 0)	/* the parent's first wait ends */
-		_exit(1);
+		return;
 	while (handoff(id, 0, 1) == 0)
 		;
-	_exit(0);
 }
 
 static void sem_teardown(void *state)
@@ -74,15 +73,7 @@ static int sem_setup(struct bench_ctx *ctx, void **state)
 		snprintf(ctx->reason, sizeof(ctx->reason), "semctl SETVAL: %s", strerror(errno));
 		return -1;
 	}
-	if ((s->pid = harness_fork()) == 0)
-		peer(s->id);
-	if (s->pid < 0) {
-		snprintf(ctx->reason, sizeof(ctx->reason), "fork: %s", strerror(errno));
-		s->pid = 0;
-		return -1;
-	}
-	ctx->ops_per_call = 2;
-	return 0;
+	return ipc_start_handoff(ctx, &s->pid, peer, &s->id);
 }
 
 static int sem_op(void *state, uint64_t n)

@@ -38,6 +38,11 @@ int ipc_start_echo(struct bench_ctx *ctx, struct ipc_state *s, int child_rfd, in
  * records "msg_size_bytes". */
 int ipc_start_stream(struct bench_ctx *ctx, struct ipc_state *s, int child_wfd, int parent_rfd);
 
+/* Fork a handoff peer (lat_sem, lat_fcntl): it runs peer(arg), which never
+ * returns, and the parent's each op call is two handoffs (ops_per_call).
+ * 0 with *pid set, or -1 with ctx->reason set and *pid 0. */
+int ipc_start_handoff(struct bench_ctx *ctx, pid_t *pid, void (*peer)(void *), void *arg);
+
 /* n round trips of one byte. */
 int ipc_roundtrip_op(void *state, uint64_t n);
 /* Reads exactly n * msg bytes. */
