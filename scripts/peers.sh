@@ -14,13 +14,23 @@
 #   PEERS_MEM=64   buffer size in MiB for the memory figures (default 64)
 #   PEERS_ROUNDS=5
 #   PEERS_ONLY=disk   only the disk peers (fio, bonnie++); nodisk: all but them;
-#                     rand: only disk.rand against fio (QD1, QD32 io_uring, QD32 aio)
+#                     rand: only disk.rand against fio (QD1, QD32 io_uring, QD32 aio);
+#                     lmbench: only the rows of lmbench 3 (PEERS_LMBENCH)
+#   PEERS_LMBENCH=DIR an lmbench 3 source tree (not in Debian: a clone of
+#                     github.com/intel/lmbench): its lat_select, lat_sem,
+#                     lat_fcntl, lat_unix_connect and lat_fs are built in a
+#                     scratch directory and run beside bakeoff's figures
+#   PEERS_LMBENCH_FS=1 also lat_fs beside fs.* (off by default: on ext4
+#                     without a journal its calibration can run for many
+#                     minutes, docs/peers.md)
 set -u
 ONLY=${PEERS_ONLY:-all}
+LMBONLY=0
 case $ONLY in
 all | disk | nodisk) ;;
 rand) ONLY=disk RANDONLY=1 ;;
-*) echo "peers.sh: PEERS_ONLY is disk, nodisk or rand, not '$ONLY'" >&2; exit 2 ;;
+lmbench) ONLY=nodisk LMBONLY=1 ;;
+*) echo "peers.sh: PEERS_ONLY is disk, nodisk, rand or lmbench, not '$ONLY'" >&2; exit 2 ;;
 esac
 RANDONLY=${RANDONLY:-0}
 BAKEOFF=${BAKEOFF:-./bakeoff}
@@ -168,6 +178,39 @@ likwid() {
 		END { if (r > 0 && l + st > 0) printf "%.0f", r * sb / (l + st) }'
 }
 
+# ---- lmbench 3, built from the source PEERS_LMBENCH names (never committed) ----
+LMB=
+WHY_LMB="PEERS_LMBENCH not set (an lmbench 3 source tree, e.g. a clone of github.com/intel/lmbench)"
+if [ -n "${PEERS_LMBENCH:-}" ] && [ "$ONLY" != disk ]; then
+	LMB=$TMP/lmbench
+	mkdir -p "$LMB"
+	for t in lat_select lat_sem lat_fcntl lat_unix_connect lat_fs; do
+		(cd "$PEERS_LMBENCH/src" && ${CC:-cc} -O2 -w -DHAVE_uint64_t -DHAVE_int64_t -DHAVE_socklen_t \
+			$(pkg-config --cflags libtirpc 2>/dev/null) -o "$LMB/$t" $t.c lib_*.c getopt.c -lm \
+			$(pkg-config --libs libtirpc 2>/dev/null)) >"$TMP/lmb.err" 2>&1 || {
+			WHY_LMB="lmbench's $t did not build from $PEERS_LMBENCH: $(grep -m1 error "$TMP/lmb.err")"
+			LMB=
+			break
+		}
+	done
+fi
+# lmb TOOL ARGS... — the microseconds lmbench's TOOL prints ("... N microseconds")
+lmb() {
+	_t=$1
+	shift
+	(cd "$TMP" && "$LMB/$_t" "$@" 2>&1) | awk '/microseconds/ { print $(NF - 1) }'
+}
+# lmb_fs SIZE — lat_fs -s SIZE's creates and deletes per second, as "C D"
+# (3 repetitions)
+lmb_fs() {
+	mkdir -p "$TMP/lfs"
+	"$LMB/lat_fs" -N 3 -s "$1" "$TMP/lfs" 2>&1 | awk 'NF == 4 { print $3, $4 }'
+	rm -rf "$TMP/lfs"
+}
+LMBFS=${PEERS_LMBENCH_FS:-0}
+WHY_LMBFS="$WHY_LMB"
+[ -n "$LMB" ] && [ "$LMBFS" != 1 ] && WHY_LMBFS="PEERS_LMBENCH_FS=1 not set (lat_fs can run for many minutes)"
+
 echo "bakeoff peers on $(uname -n), $(date -u +%Y-%m-%dT%H:%M:%SZ): $ROUNDS rounds, memory buffers $MEM MiB"
 : >"$TMP/vals"
 pin0=
@@ -194,6 +237,7 @@ r=1
 [ "$ONLY" = disk ] && r=$((ROUNDS + 1))
 while [ "$r" -le "$ROUNDS" ]; do
 	echo "round $r of $ROUNDS ..."
+	if [ "$LMBONLY" = 0 ]; then
 	bkrun proc.syscall.null proc.syscall.null
 	bkrun ipc.pipe.lat ipc.pipe.lat
 	# Same-CPU pipe latency: both processes pinned to CPU 0, as perf is below.
@@ -264,6 +308,36 @@ while [ "$r" -le "$ROUNDS" ]; do
 	bk "$TMP/b.json" time time
 	rm -f "$TMP/b.json" "$TMP/b.log"
 	[ $HAVE_HYPERFINE = 1 ] && put hyperfine.make "$(hyperfine_make)"
+	fi
+	# lmbench 3's own tools, each after bakeoff's figure in odd rounds and
+	# before it in even ones
+	if [ -n "$LMB" ]; then
+		for pair in "proc.select.file lat_select -n 100 file" "proc.select.tcp lat_select -n 100 tcp" \
+			"ipc.sem.lat lat_sem" "ipc.fcntl.lat lat_fcntl" "ipc.unix.connect lat_unix_connect"; do
+			# shellcheck disable=SC2086
+			set -- $pair
+			id=$1
+			shift
+			[ $((r % 2)) = 1 ] && bkrun $id $id --dir "$TMP"
+			if [ "$1" = lat_unix_connect ]; then
+				(cd "$TMP" && "$LMB/lat_unix_connect" -s)
+				sleep 0.2
+				put lmb.$id "$(lmb "$@")"
+				(cd "$TMP" && "$LMB/lat_unix_connect" -S)
+			else
+				put lmb.$id "$(lmb "$@")"
+			fi
+			[ $((r % 2)) = 0 ] && bkrun $id $id --dir "$TMP"
+		done
+		for sz in 0k 10k; do
+			[ "$LMBFS" = 1 ] || break
+			[ $((r % 2)) = 1 ] && bkrun fs.create.$sz fs.create.$sz --dir "$TMP" && bkrun fs.delete.$sz fs.delete.$sz --dir "$TMP"
+			set -- $(lmb_fs $sz)
+			put lmb.fs.create.$sz "${1:-}"
+			put lmb.fs.delete.$sz "${2:-}"
+			[ $((r % 2)) = 0 ] && bkrun fs.create.$sz fs.create.$sz --dir "$TMP" && bkrun fs.delete.$sz fs.delete.$sz --dir "$TMP"
+		done
+	fi
 	r=$((r + 1))
 done
 
@@ -491,7 +565,7 @@ line() {
 echo
 printf '%-24s %-18s %13s %6s %8s   %-36s %13s %5s %5s\n' "figure" "bakeoff id" "bakeoff" "CV" "mean" \
 	"peer" "peer" "ratio" "mean"
-if [ "$ONLY" != disk ]; then
+if [ "$ONLY" != disk ] && [ "$LMBONLY" = 0 ]; then
 nope="perf bench (Debian linux-perf) not installed or not permitted"
 line "null syscall (getppid)" proc.syscall.null ns perf.syscall "perf bench syscall basic" "$nope"
 line "pipe round trip" ipc.pipe.lat us perf.pipe "perf bench sched pipe" "$nope"
@@ -511,6 +585,17 @@ line "UDP 1-byte round trip" net.udp.lat us qperf.udp_lat "qperf udp_lat x 2" "q
 line "UDP round trip" net.udp.lat us sockperf.udp "sockperf ping-pong x 2 (14 B)" "sockperf not installed (apt-get install sockperf)"
 line "make, 6 C files" time s hyperfine.make "hyperfine -N -r 5 --prepare 'make clean'" \
 	"hyperfine not installed (apt-get install hyperfine), or no make or cc"
+fi
+if [ "$ONLY" != disk ]; then
+line "select, 100 file fds" proc.select.file us lmb.proc.select.file "lmbench lat_select -n 100 file" "$WHY_LMB"
+line "select, 100 TCP fds" proc.select.tcp us lmb.proc.select.tcp "lmbench lat_select -n 100 tcp" "$WHY_LMB"
+line "SysV semaphore handoff" ipc.sem.lat us lmb.ipc.sem.lat "lmbench lat_sem" "$WHY_LMB"
+line "fcntl lock handoff" ipc.fcntl.lat us lmb.ipc.fcntl.lat "lmbench lat_fcntl" "$WHY_LMB"
+line "AF_UNIX connect" ipc.unix.connect us lmb.ipc.unix.connect "lmbench lat_unix_connect" "$WHY_LMB"
+line "file create, 0 KB" fs.create.0k f/s lmb.fs.create.0k "lmbench lat_fs -s 0 (creates/s)" "$WHY_LMBFS"
+line "file delete, 0 KB" fs.delete.0k f/s lmb.fs.delete.0k "lmbench lat_fs -s 0 (deletes/s)" "$WHY_LMBFS"
+line "file create, 10 KB" fs.create.10k f/s lmb.fs.create.10k "lmbench lat_fs -s 10k (creates/s)" "$WHY_LMBFS"
+line "file delete, 10 KB" fs.delete.10k f/s lmb.fs.delete.10k "lmbench lat_fs -s 10k (deletes/s)" "$WHY_LMBFS"
 fi
 if [ "$ONLY" != nodisk ]; then
 # disk
