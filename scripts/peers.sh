@@ -553,7 +553,7 @@ line() {
 	awk -v f="$1" -v id="$2" -v b="$b" -v cv="$(median "$2.cv")" -v tw="$(median "$2.tw")" \
 		-v u="$3" -v pn="$5" -v p="$p" -v why="$6" 'BEGIN {
 		sub(/^pin\./, "ipc.", id); sub(/pipe$/, "pipe.lat --pin", id); sub(/bw2$/, "bw --streams 2", id); sub(/bw1cpu$/, "bw, 1 CPU", id)
-		printf "%-24s %-18s %8.4g %-4s %6s %8s   %-36s ", f, id, b, u, cv == "" ? "-" : sprintf("%5.1f%%", cv),
+		printf "%-24s %-18s %8s %-4s %6s %8s   %-36s ", f, id, b == "" ? "-" : sprintf("%.4g", b), u, cv == "" ? "-" : sprintf("%5.1f%%", cv),
 			tw == "" ? "-" : sprintf("%8.4g", tw), pn
 		if (p == "")
 			printf "skipped: %s\n", why
