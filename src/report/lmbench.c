@@ -55,13 +55,15 @@ struct col {
 	const char *id, *metric, *id2;
 	enum target tgt;
 	enum style style;
-	const char *alt;	/* S_METRIC: the metric to use when `metric` is absent */
+	const char *alt;	/* S_METRIC: the metric to use when `metric` is absent;
+				 * S_NONE: why the column is blank */
 	const char *need;	/* lmbench's column name: footnote an ok benchmark that
 				 * lacks the metric lmbench's definition needs */
 	struct term terms[3];	/* S_SUM; unused terms have sign 0 */
 };
 
-#define NONE(p_, w_) { .pre = p_, .width = w_, .src = S_NONE, .tgt = T_COUNT }
+/* a column bakeoff leaves blank, and why (a note under the section) */
+#define NONE(p_, w_, why_) { .pre = p_, .width = w_, .src = S_NONE, .tgt = T_COUNT, .alt = why_ }
 #define MET(p_, w_, i_, m_, t_) \
 	{ .pre = p_, .width = w_, .src = S_METRIC, .id = i_, .metric = m_, .tgt = t_ }
 #define IMET(p_, w_, i_, m_, t_) \
@@ -90,7 +92,8 @@ static const struct section sections[] = {
 	      .tgt = T_COUNT, .style = F_INT },
 	    IMET(" ", 5, "mem.line", "", T_BYTES),
 	    MET(" ", 6, "mem.par", "", T_COUNT),
-	    NONE(" ", 4) } },
+	    NONE(" ", 4, "scal load: lmbench's number of copies run at once; bakeoff runs one "
+		 "unless --parallel N, and records N with each figure") } },
 	{ "Processor, Processes",
 	  "Processor, Processes - times in microseconds - smaller is better\n"
 	  "------------------------------------------------------------------------------\n"
@@ -146,7 +149,7 @@ static const struct section sections[] = {
 	  { MET("", 6, "cpu.ops.float.add", "", T_NS),
 	    MET(" ", 6, "cpu.ops.float.mul", "", T_NS),
 	    MET(" ", 6, "cpu.ops.float.div", "", T_NS),
-	    NONE(" ", 6) } },
+	    NONE(" ", 6, "bogo: lmbench's par_ops bogomflops; bakeoff does not measure it") } },
 	{ "Basic double operations",
 	  "Basic double operations - times in nanoseconds - smaller is better\n"
 	  "------------------------------------------------------------------\n"
@@ -157,7 +160,7 @@ static const struct section sections[] = {
 	  { MET("", 6, "cpu.ops.double.add", "", T_NS),
 	    MET(" ", 6, "cpu.ops.double.mul", "", T_NS),
 	    MET(" ", 6, "cpu.ops.double.div", "", T_NS),
-	    NONE(" ", 6) } },
+	    NONE(" ", 6, "bogo: lmbench's par_ops bogomflops; bakeoff does not measure it") } },
 	{ "Context switching",
 	  "Context switching - times in microseconds - smaller is better\n"
 	  "-------------------------------------------------------------------------\n"
@@ -241,7 +244,8 @@ static const struct section sections[] = {
 	    { .pre = " ", .width = 11, .src = S_METRIC, .id = "mem.lat",
 	      .metric = "main_stride128", .alt = "stride/*", .tgt = T_NS },
 	    MET(" ", 11, "mem.lat", "main", T_NS),
-	    NONE(" ", 10) } },
+	    NONE(" ", 10, "Guesses: lmbench's guesses from its own graphs; bakeoff's cache "
+		 "plateaus are mem.lat's L1, L2, L3 and main figures") } },
 };
 
 #define NSECTIONS (sizeof(sections) / sizeof(sections[0]))
@@ -520,6 +524,8 @@ static struct cell cell_of(const struct result *r, const struct col *col, struct
 
 	switch (col->src) {
 	case S_NONE:
+		if (col->alt)
+			note_add(ns, col->alt);
 		return c;
 	case S_SUM:
 		return sum_of(r, col, ns);
@@ -723,10 +729,12 @@ static void print_section(const struct section *s, const struct result *const *r
 				any = 1;
 	fputc('\n', f);
 	if (!any) {
-		/* Still say which benchmarks failed: that is why it is empty. */
+		/* Still say which benchmarks failed: that is why it is empty
+		 * (not why a column is always blank: no column is shown). */
 		for (i = 0; i < n; i++)
 			for (k = 0; k < s->ncols; k++)
-				(void)cell_of(rs[i], &s->cols[k], &ns);
+				if (s->cols[k].src != S_NONE)
+					(void)cell_of(rs[i], &s->cols[k], &ns);
 		fprintf(f, "(no figures for %s)\n", s->name);
 		notes_flush(&ns, f);
 		return;
