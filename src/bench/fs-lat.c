@@ -31,7 +31,7 @@
 #define FS_PER_DIR 100
 #define FS_FILES 2000
 #define FS_FILES_QUICK 200
-#define FS_NAME 24		/* "/DDDDDD/FFF" and its NUL, past the tree's path */
+#define FS_NAME 40		/* "/GEN/DIR/FILE" and its NUL, past the root's path */
 
 struct fsl {
 	struct bench_ctx *ctx;
@@ -39,7 +39,7 @@ struct fsl {
 	int del;		/* 1: time the unlink()s, 0: the creations */
 	int n, ndirs, gen;	/* files, directories a tree, the current tree */
 	char root[PATH_MAX];	/* the family's directory; trees are root/GEN */
-	char *names;		/* n names of FS_NAME + strlen(root) + 12 bytes */
+	char *names;		/* n names of strlen(root) + FS_NAME bytes */
 	size_t stride;
 	char *buf;
 };
@@ -98,7 +98,8 @@ static int remove_tree(struct fsl *f, int gen)
 
 /* Untimed: a new tree's directories made and its names built; for a
  * delete, its files made (and the previous tree, emptied, removed). A
- * create leaves its trees until the end: see fs_run on why. */
+ * create leaves its trees until the end, so that no repetition's creations
+ * follow its own deletions (fs_note says why that matters). */
 static int fs_prepare(void *state, struct long_run *lr)
 {
 	struct fsl *f = state;
@@ -130,7 +131,7 @@ static int fs_op(void *state, struct long_run *lr)
 {
 	struct fsl *f = state;
 	uint64_t t0 = long_now(lr), t1;
-	int i, r;
+	int i;
 
 	for (i = 0; i < f->n; i++) {
 		if (f->del) {
@@ -143,7 +144,7 @@ static int fs_op(void *state, struct long_run *lr)
 		t1 = long_now(lr);
 		long_lat(lr, t1 - t0);
 		t0 = t1;
-		if ((r = long_progress(lr, 1)) < 0)
+		if (long_progress(lr, 1) < 0)
 			return -1;
 	}
 	return 0;
@@ -159,16 +160,19 @@ static void fs_note(struct bench_ctx *ctx, const struct fsl *f)
 {
 	struct metric *m = result_metric_edit(ctx->res, "");
 	struct os_fs fs;
+	char note[300];
 
 	if (os_fs_describe(f->root, &fs) < 0 && !fs.type[0])
 		return;
 	result_param_str(ctx->res, "fs_type", fs.type);
 	if (fs.journal >= 0)
 		result_param_str(ctx->res, "fs_journal", fs.journal ? "yes" : "no");
-	if (m && !m->note && !f->del && fs.journal == 0)
-		m->note = strdup("ext4 without a journal: a new inode skips those freed in the last "
-				 "seconds (recently_deleted), so files made soon after many were deleted, "
-				 "here or by anyone, cost several times more");
+	if (m && !m->note && !f->del && fs.journal == 0) {
+		snprintf(note, sizeof(note), "%s without a journal: a new inode skips those freed "
+			 "in the last seconds (recently_deleted), so files made soon after many were "
+			 "deleted, here or by anyone, cost several times more", fs.type);
+		m->note = strdup(note);
+	}
 }
 
 static int fs_run(struct bench_ctx *ctx, size_t size, int del)
@@ -191,7 +195,7 @@ static int fs_run(struct bench_ctx *ctx, size_t size, int del)
 	}
 	if (mkdir(f.root, 0700) < 0)
 		return fail(&f, "mkdir", f.root);
-	f.stride = strlen(f.root) + FS_NAME + 12;
+	f.stride = strlen(f.root) + FS_NAME;
 	f.names = calloc((size_t)f.n, f.stride);
 	f.buf = calloc(1, size ? size : 1);
 	if (!f.names || !f.buf) {
