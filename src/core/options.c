@@ -304,6 +304,50 @@ static void range_text(const struct optdef *d, char *out, size_t n)
 	}
 }
 
+/* --steady KIND:PCT:WINDOW (fio's steadystate=): KIND iops or bw, PCT from
+ * 0.1% to 50%, WINDOW at least 1 s and at most max ns. */
+static int parse_steady(const char *val, double max, struct harness_cfg *cfg)
+{
+	char kind[8], *end;
+	const char *c1 = strchr(val, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+	double pct;
+	uint64_t u;
+
+	if (!c1 || !c2 || (size_t)(c1 - val) >= sizeof(kind))
+		return -1;
+	memcpy(kind, val, (size_t)(c1 - val));
+	kind[c1 - val] = 0;
+	if ((strcmp(kind, "iops") && strcmp(kind, "bw")) || leading_number(c1 + 1, &pct, &end) < 0)
+		return -1;
+	if (*end == '%')
+		end++;
+	if (end != c2 || pct < 0.1 || pct > 50 || parse_duration(c2 + 1, &u) < 0 || u < 1 * S ||
+	    (double)u > max)
+		return -1;
+	cfg->ss_bound = pct / 100;
+	cfg->ss_window_ns = u;
+	return 0;
+}
+
+/* A number with at most one suffix from suffixes ("kKMG": k and K are 1e3,
+ * M 1e6, G 1e9; "%": nothing), within d's range. */
+static int parse_scaled(const char *val, const char *suffixes, const struct optdef *d, double *out)
+{
+	char *end;
+	double r;
+
+	if (leading_number(val, &r, &end) < 0)
+		return -1;
+	if (*end && strchr(suffixes, *end)) {
+		r *= *end == 'k' || *end == 'K' ? 1e3 : *end == 'M' ? 1e6 : *end == 'G' ? 1e9 : 1;
+		end++;
+	}
+	if (*end || r < d->min || r > d->max)
+		return -1;
+	*out = r;
+	return 0;
+}
+
 int opt_parse(const struct optdef *d, const char *val, struct harness_cfg *cfg,
 	      struct bench_opts *opt, char *err, size_t errlen)
 {
@@ -311,6 +355,7 @@ int opt_parse(const struct optdef *d, const char *val, struct harness_cfg *cfg,
 	char want[160];
 	uint64_t u;
 	long l, list[BENCH_MAX_LIST];
+	double r;
 	int k, i;
 
 	switch (d->type) {
@@ -343,62 +388,26 @@ int opt_parse(const struct optdef *d, const char *val, struct harness_cfg *cfg,
 		cfg->ramp_ns = u;
 		cfg->warmup_reps = 0;
 		return 0;
-	case OT_STEADY: {
-		char kind[8], *end;
-		const char *c1 = strchr(val, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-		double pct;
-
-		if (!c1 || !c2 || (size_t)(c1 - val) >= sizeof(kind))
+	case OT_STEADY:
+		if (parse_steady(val, d->max, cfg) < 0)
 			break;
-		memcpy(kind, val, (size_t)(c1 - val));
-		kind[c1 - val] = 0;
-		if ((strcmp(kind, "iops") && strcmp(kind, "bw")) || leading_number(c1 + 1, &pct, &end) < 0)
-			break;
-		if (*end == '%')
-			end++;
-		if (end != c2 || pct < 0.1 || pct > 50 || parse_duration(c2 + 1, &u) < 0 || u < 1 * S ||
-		    (double)u > d->max)
-			break;
-		cfg->ss_bound = pct / 100;
-		cfg->ss_window_ns = u;
 		return 0;
-	}
 	case OT_STRING:
 	case OT_PATH:
 		if (strlen(val) < d->min || strlen(val) > d->max)
 			break;
 		*(const char **)p = val;
 		return 0;
-	case OT_RATE: {
-		char *end;
-		double r;
-
-		if (leading_number(val, &r, &end) < 0)
-			break;
-		if (*end == 'k' || *end == 'K')
-			r *= 1e3, end++;
-		else if (*end == 'M')
-			r *= 1e6, end++;
-		else if (*end == 'G')
-			r *= 1e9, end++;
-		if (*end || r < d->min || r > d->max)
+	case OT_RATE:
+		if (parse_scaled(val, "kKMG", d, &r) < 0)
 			break;
 		*(uint64_t *)p = (uint64_t)r;
 		return 0;
-	}
-	case OT_PERCENT: {
-		char *end;
-		double r;
-
-		if (leading_number(val, &r, &end) < 0)
-			break;
-		if (*end == '%')
-			end++;
-		if (*end || r < d->min || r > d->max)
+	case OT_PERCENT:
+		if (parse_scaled(val, "%", d, &r) < 0)
 			break;
 		*(double *)p = r / 100;
 		return 0;
-	}
 	case OT_LABEL: {
 		const char **labels = p;
 		int *count = field(d, d->off2, cfg, opt);
