@@ -173,13 +173,6 @@ static int deep_engine(struct bench_ctx *ctx, int kind, int depth, char *why, si
 	return kind;
 }
 
-static void note_row(struct bench_result *br, const char *name, const char *note)
-{
-	for (size_t i = 0; i < br->nmetrics; i++)
-		if (strcmp(br->metrics[i].name, name) == 0 && !br->metrics[i].note)
-			br->metrics[i].note = strdup(note);
-}
-
 static int rand_supported(struct bench_ctx *ctx)
 {
 	const struct disk_opts *dk = disk_opts(ctx->opt);
@@ -277,9 +270,9 @@ static int rand_run(struct bench_ctx *ctx)
 			if (rows[j].jobs > 1)
 				disk_workers_record(ctx, &r.ws, name, 1);
 			if (rows[j].depth > 1 && why[0] && !rows[j].mix)
-				note_row(ctx->res, name, why);
+				result_note(ctx->res, name, why);
 			if (j == 0 && d == 0 && none[0])
-				note_row(ctx->res, name, none);
+				result_note(ctx->res, name, none);
 			disk_cache_check(ctx, name, !r.direct, dk->size, mem);
 		}
 	}

@@ -158,7 +158,6 @@ static int fs_op(void *state, struct long_run *lr)
  * file, lat_fs alike), whoever deleted them. */
 static void fs_note(struct bench_ctx *ctx, const struct fsl *f)
 {
-	struct metric *m = result_metric_edit(ctx->res, "");
 	struct os_fs fs;
 	char note[300];
 
@@ -167,11 +166,11 @@ static void fs_note(struct bench_ctx *ctx, const struct fsl *f)
 	result_param_str(ctx->res, "fs_type", fs.type);
 	if (fs.journal >= 0)
 		result_param_str(ctx->res, "fs_journal", fs.journal ? "yes" : "no");
-	if (m && !m->note && !f->del && fs.journal == 0) {
+	if (!f->del && fs.journal == 0) {
 		snprintf(note, sizeof(note), "%s without a journal: a new inode skips those freed "
 			 "in the last seconds (recently_deleted), so files made soon after many were "
 			 "deleted, here or by anyone, cost several times more", fs.type);
-		m->note = strdup(note);
+		result_note(ctx->res, "", note);
 	}
 }
 

@@ -16,7 +16,9 @@ struct ipc_state {
 	char *buf;		/* bandwidth: the reader's buffer */
 	size_t msg;		/* bandwidth: bytes per operation */
 	char *reason;		/* ctx->reason, for failures seen in op() */
-	char fifo[2][PATH_MAX];	/* FIFO names still to unlink, "" when none */
+	/* FIFO names (ipc.fifo) or the socket path (ipc.unix.connect) still
+	 * to unlink, "" when none */
+	char fifo[2][PATH_MAX];
 	struct affinity pin;	/* latency under --pin: the mask to restore */
 };
 

@@ -272,13 +272,8 @@ int vm_run_reread(struct bench_ctx *ctx, int (*setup)(struct bench_ctx *, void *
 	}
 	p = result_param(ctx->res, "map_size_bytes");
 	if (rc == 0 && llc && p && p->num < 4.0 * (double)llc) {
-		struct metric *met = NULL;
 		char f[32], c[32], note[256];
-		size_t i;
 
-		for (i = 0; i < ctx->res->nmetrics; i++)
-			if (!ctx->res->metrics[i].name[0])
-				met = &ctx->res->metrics[i];
 		fmt_size(f, sizeof(f), (uint64_t)p->num);
 		fmt_size(c, sizeof(c), llc);
 		snprintf(note, sizeof(note),
@@ -286,8 +281,7 @@ int vm_run_reread(struct bench_ctx *ctx, int (*setup)(struct bench_ctx *, void *
 				 ? "the %s file fits in the %s last-level cache: a cache figure"
 				 : "the %s file is under 4x the %s last-level cache: partly cache hits",
 			 f, c);
-		if (met && !met->note)
-			met->note = strdup(note);
+		result_note(ctx->res, "", note);
 	}
 	if (state)
 		teardown(state);

@@ -171,9 +171,12 @@ const struct metric *result_metric(const struct bench_result *br, const char *na
 	return NULL;
 }
 
-struct metric *result_metric_edit(struct bench_result *br, const char *name)
+void result_note(struct bench_result *br, const char *name, const char *note)
 {
-	return (struct metric *)result_metric(br, name);
+	struct metric *m = (struct metric *)result_metric(br, name);
+
+	if (m && !m->note)
+		m->note = strdup(note);
 }
 
 const struct bench_result *result_bench(const struct result *r, const char *id)

@@ -150,8 +150,9 @@ const struct param *result_param(const struct bench_result *br, const char *key)
 struct metric *result_add_metric(struct bench_result *br, const char *name, const char *unit,
 				 enum better better, const double *samples, size_t n);
 const struct metric *result_metric(const struct bench_result *br, const char *name);
-/* The same, to change (a note after the figure is recorded). */
-struct metric *result_metric_edit(struct bench_result *br, const char *name);
+/* Give figure name a note after it is recorded, unless it has one; no
+ * such figure: nothing. */
+void result_note(struct bench_result *br, const char *name, const char *note);
 const struct bench_result *result_bench(const struct result *r, const char *id);
 void result_add_finding(struct guard *g, const char *fmt, ...) BAKEOFF_PRINTF(2, 3);
 
