@@ -59,11 +59,8 @@ static int fill(void *p, int c, size_t bytes)
 	size_t off, k;
 
 	for (off = 0; off < bytes; off += k) {
-		if (scratch_interrupted()) {
-			errno = EINTR;
+		if (!(k = scratch_slice(off, bytes, FILL_SLICE)))
 			return -1;
-		}
-		k = bytes - off < FILL_SLICE ? bytes - off : FILL_SLICE;
 		memset((char *)p + off, c, k);
 	}
 	return 0;

@@ -76,11 +76,8 @@ int vm_sum_checked(const void *p, size_t bytes, uint64_t *acc)
 	size_t off, k;
 
 	for (off = 0; off < bytes; off += k) {
-		if (scratch_interrupted()) {
-			errno = EINTR;
+		if (!(k = scratch_slice(off, bytes, VM_SLICE)))
 			return -1;
-		}
-		k = bytes - off < VM_SLICE ? bytes - off : VM_SLICE;
 		*acc += vm_sum((const char *)p + off, k);
 	}
 	return 0;

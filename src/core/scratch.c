@@ -405,3 +405,12 @@ int scratch_interrupted(void)
 {
 	return interrupted;
 }
+
+size_t scratch_slice(size_t off, size_t bytes, size_t slice)
+{
+	if (interrupted) {
+		errno = EINTR;
+		return 0;
+	}
+	return bytes - off < slice ? bytes - off : slice;
+}

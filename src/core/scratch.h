@@ -48,5 +48,8 @@ void scratch_signals(void);
 /* Restore default dispositions (for forked children). */
 void scratch_signals_default(void);
 int scratch_interrupted(void);
+/* The length of the next slice of a long loop over bytes, from off: at most
+ * slice; 0 (errno EINTR) once a signal asked the run to stop. */
+size_t scratch_slice(size_t off, size_t bytes, size_t slice);
 
 #endif
