@@ -286,8 +286,7 @@ static int ops_slope(struct bench_ctx *ctx, struct ops_state *st, const char *na
 	w = slope > r2 ? r2 : slope < lo ? lo : slope;
 	snprintf(from, sizeof(from), "%s and %s (slope 2 x %s - %s, bounded by what the "
 		 "loop can cost)", n1, n2, n2, n1);
-	met = result_add_metric(ctx->res, name, "ns", BETTER_LOWER, &w, 1);
-	if (!met || !(met->derived = strdup(from))) {
+	if (!(met = result_add_derived(ctx->res, name, "ns", BETTER_LOWER, w, from))) {
 		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
 		return -1;
 	}

@@ -66,8 +66,7 @@ static int record(struct bench_ctx *ctx, const char *w, int c, const struct benc
 	eff = 100 * m->st.median / (c * single);
 	snprintf(name, sizeof(name), "%s/%d/eff", w, c);
 	snprintf(from, sizeof(from), "%s/%d / (%d x %s/1)", w, c, c, w);
-	m = result_add_metric(ctx->res, name, "%", BETTER_HIGHER, &eff, 1);
-	if (m && (m->derived = strdup(from))) {
+	if ((m = result_add_derived(ctx->res, name, "%", BETTER_HIGHER, eff, from))) {
 		/* Copies of a CPU-bound loop cannot beat c x one copy by much:
 		 * above it, the one copy was measured at a slow moment. */
 		if (eff > 110)

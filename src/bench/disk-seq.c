@@ -312,15 +312,13 @@ static void add_ratio(struct bench_ctx *ctx, const char *what, const char *of)
 	const struct metric *a = result_metric(ctx->res, what), *b = result_metric(ctx->res, of);
 	char name[80], from[160];
 	double v;
-	struct metric *m;
 
 	if (!a || !b || b->st.median <= 0)
 		return;
 	v = 100 * a->st.median / b->st.median;
 	snprintf(name, sizeof(name), "%s %% of ceiling", what);
 	snprintf(from, sizeof(from), "%s / %s", what, of);
-	if ((m = result_add_metric(ctx->res, name, "%", BETTER_HIGHER, &v, 1)))
-		m->derived = strdup(from);
+	result_add_derived(ctx->res, name, "%", BETTER_HIGHER, v, from);
 }
 
 static int seq_run(struct bench_ctx *ctx)

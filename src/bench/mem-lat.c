@@ -321,9 +321,23 @@ static size_t size_list(uint64_t *v, size_t cap, uint64_t from, uint64_t max, in
 	return n;
 }
 
-/* A buffer with every page faulted in before timing; NULL when out of
- * memory or interrupted (the faults of a few GiB take seconds). */
-static void *alloc_touched(size_t bytes)
+uint64_t memlat_main_size(const struct bench_opts *o, const struct sysinfo *si)
+{
+	uint64_t size = o->quick && o->mem_size > (4u << 20) ? 4u << 20 : o->mem_size;
+	uint64_t llc = sysinfo_llc_size(si);
+
+	if (!o->quick && llc && 4 * llc > size) {
+		uint64_t copies = (uint64_t)(o->parallel > 0 ? o->parallel : 1);
+		uint64_t cap = si->mem_total ? si->mem_total / 4 / copies : 4 * llc;
+		uint64_t want = 4 * llc < cap ? 4 * llc : cap;
+
+		if (want > size)
+			size = want;
+	}
+	return size;
+}
+
+void *memlat_alloc(size_t bytes)
 {
 	const size_t chunk = 64u << 20;
 	void *p = NULL;
@@ -341,8 +355,7 @@ static void *alloc_touched(size_t bytes)
 	return p;
 }
 
-/* Set-up failed: interrupted (the harness records that), or why. */
-static int setup_failed(struct bench_ctx *ctx, const char *why, uint64_t bytes)
+int memlat_failed(struct bench_ctx *ctx, const char *why, uint64_t bytes)
 {
 	if (scratch_interrupted())
 		snprintf(ctx->reason, sizeof(ctx->reason), "interrupted");
@@ -374,9 +387,7 @@ static int os_caches(const struct sysinfo *si, uint64_t size[4], int *line)
 	return top;
 }
 
-/* Link c (random or address order) and walk it once to check it; the
- * first node, or NULL with ctx->reason set (broken, or interrupted). */
-static void *chain_ready(struct bench_ctx *ctx, const struct memlat_chain *c, int random,
+void *memlat_ready(struct bench_ctx *ctx, const struct memlat_chain *c, int random,
 			 uint64_t *seed, const char *what)
 {
 	void *start = memlat_link(c, random, seed);
@@ -391,18 +402,6 @@ static void *chain_ready(struct bench_ctx *ctx, const struct memlat_chain *c, in
 			 "%s chain over %llu bytes is broken: the walk visited %zu of %zu nodes",
 			 what, (unsigned long long)(c->nodes * c->spacing), seen, c->nodes);
 	return NULL;
-}
-
-/* Records a figure computed from other figures: one value, marked derived
- * (from what), so it is not shown as n=1 with a CV of 0. */
-static struct metric *add_derived(struct bench_ctx *ctx, const char *name, const char *unit,
-				  enum better better, double v, const char *from)
-{
-	struct metric *m = result_add_metric(ctx->res, name, unit, better, &v, 1);
-
-	if (m)
-		m->derived = strdup(from);
-	return m;
 }
 
 /* ---------- mem.lat ---------- */
@@ -430,7 +429,7 @@ static void lat_levels(struct bench_ctx *ctx, const double *lat, const uint64_t 
 		snprintf(from, sizeof(from), "the median of the rand curve's plateau %s..%s "
 			 "(%zu points)", a, b, c->last - c->first + 1);
 		snprintf(name, sizeof(name), "L%d", j + 1);
-		m = add_derived(ctx, name, "ns", BETTER_LOWER, c->lat, from);
+		m = result_add_derived(ctx->res, name, "ns", BETTER_LOWER, c->lat, from);
 		snprintf(name, sizeof(name), "L%d_end_bytes", j + 1);
 		result_param_num(ctx->res, name, (double)sizes[c->last]);
 		/* A plateau far from the size the OS reports is news: a VM given
@@ -464,7 +463,7 @@ static void lat_levels(struct bench_ctx *ctx, const double *lat, const uint64_t 
 	snprintf(from, sizeof(from), "the median of the rand curve's points %s..%s past the "
 		 "last cache plateau (%zu points)", a, b, n - rd.main.first);
 	{
-		struct metric *m = add_derived(ctx, "main", "ns", BETTER_LOWER, rd.main.lat, from);
+		struct metric *m = result_add_derived(ctx->res, "main", "ns", BETTER_LOWER, rd.main.lat, from);
 
 		if (m && rd.main_last_lat > LAT_JUMP * rd.main_first_lat) {
 			snprintf(note, sizeof(note), "rises from %.0f ns at %s to %.0f ns at %s: "
@@ -489,7 +488,7 @@ static void lat_levels(struct bench_ctx *ctx, const double *lat, const uint64_t 
 static int lat_stride128(struct bench_ctx *ctx, char *buf, uint64_t bytes, uint64_t *seed)
 {
 	struct memlat_chain c = { buf, bytes / STRIDE_LMBENCH, STRIDE_LMBENCH, 0 };
-	void *start = chain_ready(ctx, &c, 0, seed, "stride-128");
+	void *start = memlat_ready(ctx, &c, 0, seed, "stride-128");
 
 	if (!start)
 		return -1;
@@ -515,27 +514,16 @@ static int lat_run(struct bench_ctx *ctx)
 	stride_max = o->mem_size;
 	if (o->quick && stride_max > (4u << 20))
 		stride_max = 4u << 20;
-	rand_max = stride_max;
-	/* Main memory lies beyond the last cache: follow the random curve to
-	 * 4 x the LLC (no cache holds that), within a quarter of RAM shared
-	 * by the copies. */
-	if (!o->quick && llc && 4 * llc > rand_max) {
-		uint64_t copies = (uint64_t)(o->parallel > 0 ? o->parallel : 1);
-		uint64_t cap = si->mem_total ? si->mem_total / 4 / copies : 4 * llc;
-		uint64_t want = 4 * llc < cap ? 4 * llc : cap;
-
-		if (want > rand_max)
-			rand_max = want;
-	}
+	rand_max = memlat_main_size(o, si);
 	nsizes = size_list(sizes, MAX_POINTS, 512, rand_max, !o->quick);
 	if (nsizes == 0) {
 		snprintf(ctx->reason, sizeof(ctx->reason), "--mem-size below 512 bytes");
 		return -1;
 	}
 	rand_max = sizes[nsizes - 1];
-	buf = alloc_touched(rand_max);
+	buf = memlat_alloc(rand_max);
 	if (!buf)
-		return setup_failed(ctx, "cannot allocate the buffer", rand_max);
+		return memlat_failed(ctx, "cannot allocate the buffer", rand_max);
 	result_param_num(ctx->res, "node_bytes", LAT_NODE);
 	result_param_num(ctx->res, "stride_bytes", LAT_NODE);
 	/* The random curve. A point beyond --mem-size is measured only while
@@ -553,7 +541,7 @@ static int lat_run(struct bench_ctx *ctx)
 					 "its chain's set-up would take longer than --budget");
 			break;
 		}
-		start = chain_ready(ctx, &c, 1, &seed, "random");
+		start = memlat_ready(ctx, &c, 1, &seed, "random");
 		if (!start)
 			goto out;
 		setup_ns = clock_ns() - t0;
@@ -567,7 +555,7 @@ static int lat_run(struct bench_ctx *ctx)
 	/* The fixed-stride curve: address order, one line apart. */
 	for (i = 0; i < nsizes && sizes[i] <= stride_max; i++) {
 		struct memlat_chain c = { buf, sizes[i] / LAT_NODE, LAT_NODE, 0 };
-		void *start = chain_ready(ctx, &c, 0, &seed, "stride");
+		void *start = memlat_ready(ctx, &c, 0, &seed, "stride");
 
 		if (!start)
 			goto out;
@@ -627,14 +615,14 @@ static int tlb_run(struct bench_ctx *ctx)
 	/* 64 MiB of address space (4 MiB when quick) at one line per page. */
 	maxpages = (ctx->opt->quick ? (4u << 20) : (64u << 20)) / page;
 	n = size_list(pages, MAX_POINTS, 4, maxpages, !ctx->opt->quick);
-	buf = alloc_touched(pages[n - 1] * page);
+	buf = memlat_alloc(pages[n - 1] * page);
 	if (!buf)
-		return setup_failed(ctx, "out of memory", pages[n - 1] * page);
+		return memlat_failed(ctx, "out of memory", pages[n - 1] * page);
 	for (i = 0; i < n; i++) {
 		/* One node per page, its line moved along by the page index so
 		 * the nodes spread over all cache sets instead of one. */
 		struct memlat_chain c = { buf, pages[i], page, LAT_NODE };
-		void *start = chain_ready(ctx, &c, 1, &seed, "page");
+		void *start = memlat_ready(ctx, &c, 1, &seed, "page");
 
 		if (!start)
 			goto out;
@@ -654,16 +642,16 @@ static int tlb_run(struct bench_ctx *ctx)
 	snprintf(from, sizeof(from), "the first step of the pages curve (last point before it; "
 		 "%llu -> %llu pages)", (unsigned long long)pages[lv[0].last],
 		 (unsigned long long)pages[lv[1].first]);
-	add_derived(ctx, "", "pages", BETTER_HIGHER, (double)pages[lv[0].last], from);
+	result_add_derived(ctx->res, "", "pages", BETTER_HIGHER, (double)pages[lv[0].last], from);
 	result_param_num(ctx->res, "pages", (double)pages[lv[0].last]);
 	result_param_num(ctx->res, "reach_bytes", (double)pages[lv[0].last] * (double)page);
 	result_param_num(ctx->res, "next_pages", (double)pages[lv[1].first]);
 	snprintf(from, sizeof(from), "the median of the pages curve's first plateau (%llu..%llu "
 		 "pages)", (unsigned long long)pages[lv[0].first], (unsigned long long)pages[lv[0].last]);
-	add_derived(ctx, "before", "ns", BETTER_LOWER, lv[0].lat, from);
+	result_add_derived(ctx->res, "before", "ns", BETTER_LOWER, lv[0].lat, from);
 	snprintf(from, sizeof(from), "the median of the pages curve's second plateau (%llu..%llu "
 		 "pages)", (unsigned long long)pages[lv[1].first], (unsigned long long)pages[lv[1].last]);
-	add_derived(ctx, "after", "ns", BETTER_LOWER, lv[1].lat, from);
+	result_add_derived(ctx->res, "after", "ns", BETTER_LOWER, lv[1].lat, from);
 	rc = 0;
 out:
 	free(buf);
@@ -758,7 +746,7 @@ static int line_curve(struct bench_ctx *ctx, char *buf, uint64_t bytes, uint64_t
 	for (i = 0; i < LINE_NS; i++) {
 		struct memlat_chain c = { buf, bytes / LINE_BLOCK, LINE_BLOCK, 0 };
 
-		if (!chain_ready(&sub, &c, 1, seed, "block"))
+		if (!memlat_ready(&sub, &c, 1, seed, "block"))
 			goto out;
 		/* Split each link: block+s first, then block+0 (downwards, which
 		 * the next-line prefetcher does not follow), then the next block. */
@@ -804,9 +792,9 @@ static int line_run(struct bench_ctx *ctx)
 	if (bytes < (64 << 10))
 		bytes = 64 << 10;
 	bytes -= bytes % LINE_BLOCK;
-	buf = alloc_touched(bytes);
+	buf = memlat_alloc(bytes);
 	if (!buf)
-		return setup_failed(ctx, "out of memory", bytes);
+		return memlat_failed(ctx, "out of memory", bytes);
 	result_param_num(ctx->res, "buffer_bytes", (double)bytes);
 	result_param_num(ctx->res, "block_bytes", LINE_BLOCK);
 	/* Repeat the curve: a busy neighbour slows some points of one curve
@@ -855,7 +843,7 @@ static int line_run(struct bench_ctx *ctx)
 	}
 	result_param_num(ctx->res, "same_line_ns", lo);
 	result_param_num(ctx->res, "next_line_ns", hi);
-	m = add_derived(ctx, "", "B", BETTER_LOWER, v, from);
+	m = result_add_derived(ctx->res, "", "B", BETTER_LOWER, v, from);
 	if (oline) {
 		result_param_num(ctx->res, "os_line_bytes", oline);
 		result_param_str(ctx->res, "matches_os", (int)v == oline ? "yes" : "no");

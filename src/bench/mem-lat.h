@@ -85,4 +85,24 @@ int memlat_read(const double *lat, const uint64_t *sizes, size_t n, uint64_t llc
 #define MEMLAT_LINE_STEP 1.1
 unsigned memlat_line(const double *lat, const unsigned *strides, size_t n, double *lo, double *hi);
 
+/* ---- shared by the chasing benchmarks (mem-lat.c, mem-mlp.c) ---- */
+struct bench_ctx;
+struct bench_opts;
+struct sysinfo;
+
+/* How far a chase must reach to be in main memory: --mem-size, or 4 x the
+ * last-level cache (no cache holds that) within a quarter of RAM shared by
+ * the copies; with --quick, --mem-size up to 4 MiB. */
+uint64_t memlat_main_size(const struct bench_opts *o, const struct sysinfo *si);
+/* A buffer with every page faulted in before timing; NULL when out of
+ * memory or interrupted (the faults of a few GiB take seconds). */
+void *memlat_alloc(size_t bytes);
+/* Set-up failed: ctx->reason says "interrupted", or why (and the bytes);
+ * returns -1. */
+int memlat_failed(struct bench_ctx *ctx, const char *why, uint64_t bytes);
+/* Link c (random or address order) and walk it once to check it; the
+ * first node, or NULL with ctx->reason set (broken, or interrupted). */
+void *memlat_ready(struct bench_ctx *ctx, const struct memlat_chain *c, int random, uint64_t *seed,
+		   const char *what);
+
 #endif

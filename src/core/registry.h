@@ -68,7 +68,8 @@
 	X(mem_stream_triad) \
 	X(mem_lat) \
 	X(mem_tlb) \
-	X(mem_line)
+	X(mem_line) \
+	X(mem_mlp)
 
 /* cpu: processor operations, clock rate, integer and floating-point workloads,
  * multi-copy scaling (src/bench/cpu-*.c) */

@@ -171,6 +171,14 @@ const struct metric *result_metric(const struct bench_result *br, const char *na
 	return NULL;
 }
 
+struct metric *result_add_derived(struct bench_result *br, const char *name, const char *unit,
+				  enum better better, double v, const char *from)
+{
+	struct metric *m = result_add_metric(br, name, unit, better, &v, 1);
+
+	return m && (m->derived = strdup(from)) ? m : NULL;
+}
+
 void result_note(struct bench_result *br, const char *name, const char *note)
 {
 	struct metric *m = (struct metric *)result_metric(br, name);

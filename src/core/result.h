@@ -149,6 +149,10 @@ const struct param *result_param(const struct bench_result *br, const char *key)
 /* Adds a metric, copying samples and computing its statistics. */
 struct metric *result_add_metric(struct bench_result *br, const char *name, const char *unit,
 				 enum better better, const double *samples, size_t n);
+/* A figure computed from other figures: one value, marked derived (from
+ * what), so it is not shown as n=1 with a CV of 0. NULL when out of memory. */
+struct metric *result_add_derived(struct bench_result *br, const char *name, const char *unit,
+				  enum better better, double v, const char *from);
 const struct metric *result_metric(const struct bench_result *br, const char *name);
 /* Give figure name a note after it is recorded, unless it has one; no
  * such figure: nothing. */

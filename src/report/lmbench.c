@@ -91,7 +91,7 @@ static const struct section sections[] = {
 	    { .pre = " ", .width = 5, .src = S_TLB, .id = "mem.tlb", .metric = "pages",
 	      .tgt = T_COUNT, .style = F_INT },
 	    IMET(" ", 5, "mem.line", "", T_BYTES),
-	    MET(" ", 6, "mem.par", "", T_COUNT),
+	    MET(" ", 6, "mem.mlp", "", T_COUNT),
 	    NONE(" ", 4, "scal load: lmbench's number of copies run at once; bakeoff runs one "
 		 "unless --parallel N, and records N with each figure") } },
 	{ "Processor, Processes",

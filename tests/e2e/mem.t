@@ -1,5 +1,5 @@
 #!/bin/sh
-# mem.t — the mem family (bw_mem, STREAM, lat_mem_rd, tlb, line) at tiny sizes.
+# mem.t — the mem family (bw_mem, STREAM, lat_mem_rd, tlb, line, par_mem) at tiny sizes.
 # Figures are checked for plausibility only: a relation between two timings
 # (this one faster than that one) is something a busy machine can invert.
 . tests/e2e/lib.sh
@@ -7,7 +7,7 @@ R=$TMP/r.json
 "$BAKEOFF" run -q --quick --samples 3 --mem-size 2M -o "$R" mem >"$TMP/out" 2>"$TMP/err"
 ok $? "run exits 0"
 for id in mem.bw.read mem.bw.write mem.bw.rmw mem.bw.copy mem.bw.copy_hand mem.bw.bzero \
-	mem.stream.copy mem.stream.scale mem.stream.add mem.stream.triad mem.lat mem.tlb mem.line; do
+	mem.stream.copy mem.stream.scale mem.stream.add mem.stream.triad mem.lat mem.tlb mem.line mem.mlp; do
 	st=$(status "$R" $id)
 	check "$id is ok${st:+ ($st)}" [ "$st" = ok ]
 done
@@ -94,6 +94,19 @@ check "mem.tlb pages plausible ($pages)" num_between "$pages" 4 1024
 check "mem.tlb before and after plausible" num_between \
 	"$(jget "$R" 'metric("mem.tlb","after")->{median} + metric("mem.tlb","before")->{median}')" 0.6 20000
 check "mem.tlb is marked derived" [ "$(jget "$R" 'metric("mem.tlb")->{derived} ? 1 : 0')" = 1 ]
+# mem.mlp: the curve of --quick's chaser counts, and the figure read off it
+check "mem.mlp has the curve chains/1, 2, 4, 8, 16" [ "$(jget "$R" 'join ",", map { $_->{name} } grep { $_->{detail} } @{bench("mem.mlp")->{metrics}}')" = \
+	"chains/1,chains/2,chains/4,chains/8,chains/16" ]
+check "  each point from 0.05 ns to 10 us a load" [ "$(jget "$R" 'scalar grep { $_->{median} >= 0.05 && $_->{median} <= 10000 } grep { $_->{detail} } @{bench("mem.mlp")->{metrics}}')" = 5 ]
+check "mem.mlp is the largest chains/1 / chains/K, at best_chains" [ "$(jget "$R" 'my $b = bench("mem.mlp"); my $one = metric("mem.mlp", "chains/1")->{median};
+	my ($best, $k) = (1, 1); for my $c (2, 4, 8, 16) { my $v = $one / metric("mem.mlp", "chains/$c")->{median}; ($best, $k) = ($v, $c) if $v > $best }
+	abs(metric("mem.mlp")->{median} / $best - 1) < 1e-9 && $b->{params}{best_chains} == $k ? 1 : 0')" = 1 ]
+check "  plausible: 1 to 24 loads in flight with 16 chasers" num_between "$(median "$R" mem.mlp)" 1 24
+check "  marked derived" [ "$(jget "$R" 'metric("mem.mlp")->{derived} =~ m{^chains/1 / chains/} ? 1 : 0')" = 1 ]
+check "  over --mem-size (2 MiB), noted where under 4x the last-level cache" [ "$(jget "$R" 'my $b = bench("mem.mlp"); my $llc = 0;
+	$llc = $_->{size_bytes} for grep { $_->{type} ne "instruction" } @{$r->{host}{caches} || []};
+	my $noted = (metric("mem.mlp")->{note} // "") =~ /under 4x the .* last-level cache/ ? 1 : 0;
+	$b->{params}{buffer_bytes} == 2097152 && $noted == ($llc && 2097152 < 4 * $llc ? 1 : 0) ? 1 : 0')" = 1 ]
 check "table says mem.line is derived" grep -q "^mem.line .*derived from" "$TMP/out"
 check "table lists mem.lat:L1" grep -q "^mem.lat:L1 " "$TMP/out"
 check "curve points are marked detail" [ "$(jget "$R" 'metric("mem.lat","rand/512B")->{detail} ? 1 : 0')" = 1 ]

@@ -56,7 +56,7 @@ static const struct colcheck colchecks[] = {
 	{ "Basic system parameters", 4, "2500", "Mhz: cpu.mhz" },
 	{ "Basic system parameters", 5, "32", "tlb pages: mem.tlb:pages" },
 	{ "Basic system parameters", 6, "64", "cache line: mem.line" },
-	{ "Basic system parameters", 7, "5.500", "mem par: mem.par" },
+	{ "Basic system parameters", 7, "5.500", "mem par: mem.mlp" },
 	{ "Basic system parameters", 8, "-", "scal load: never" },
 	{ "Processor, Processes", 3, "2500", "Mhz" },
 	{ "Processor, Processes", 4, "0.20", "null call: proc.syscall.null" },
@@ -133,7 +133,7 @@ static void gamma_result(struct result *g)
 	fig(g, "cpu.mhz", "", "GHz", 2.5);
 	fig(g, "mem.tlb", "pages", "pages", 32);
 	fig(g, "mem.line", "", "B", 64);
-	fig(g, "mem.par", "", "", 5.5);
+	fig(g, "mem.mlp", "", "", 5.5);
 	fig(g, "proc.syscall.null", "", "ns", 200);
 	fig(g, "proc.syscall.read", "", "ns", 300);
 	fig(g, "proc.syscall.write", "", "ns", 500);
