@@ -43,6 +43,37 @@ int affinity_pin_here(struct affinity *save, int *cpu)
 	return 1;
 }
 
+int affinity_pin_to(int cpu, struct affinity *save)
+{
+	struct os_cpuset one = { { 0 } };
+
+	save->saved = 0;
+	if (os_cpuset_get(&save->mask) < 0)
+		return errno == ENOSYS ? 0 : -1;
+	if (!os_cpuset_has(&save->mask, cpu)) {
+		errno = EINVAL;
+		return -1;
+	}
+	os_cpuset_add(&one, cpu);
+	if (os_cpuset_set(&one) < 0)
+		return -1;
+	save->saved = 1;
+	return 1;
+}
+
+int affinity_cpus(int *cpus, int max)
+{
+	struct os_cpuset set;
+	int c, n = 0;
+
+	if (os_cpuset_get(&set) < 0)
+		return -1;
+	for (c = 0; c < OS_MAX_CPUS && n < max; c++)
+		if (os_cpuset_has(&set, c))
+			cpus[n++] = c;
+	return n;
+}
+
 void affinity_restore(const struct affinity *save)
 {
 	int e = errno;

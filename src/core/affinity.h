@@ -15,6 +15,12 @@ struct affinity {
  * the CPU number into *cpu (may be NULL). Returns 1 pinned, 0 unsupported
  * on this OS (*save marked empty), -1 error with errno set. */
 int affinity_pin_here(struct affinity *save, int *cpu);
+/* Pin the calling process to CPU cpu (one it may run on); like
+ * affinity_pin_here otherwise. */
+int affinity_pin_to(int cpu, struct affinity *save);
+/* The CPUs the calling process may run on, ascending, at most max of them
+ * into cpus: how many, or -1 (errno set; ENOSYS where unsupported). */
+int affinity_cpus(int *cpus, int max);
 /* Put back the mask saved by affinity_pin_here; nothing when none was
  * saved (or save is NULL). */
 void affinity_restore(const struct affinity *save);

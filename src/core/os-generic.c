@@ -92,6 +92,14 @@ int os_cpu_current(void)
 	return -1;
 }
 
+int os_cpu_place(int cpu, struct os_cpu_place *p)
+{
+	(void)cpu;
+	p->package = p->core = p->llc = -1;
+	errno = ENOSYS;
+	return -1;
+}
+
 void os_die_with_parent(void)
 {
 }

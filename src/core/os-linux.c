@@ -820,6 +820,44 @@ int os_cpu_current(void)
 	return sched_getcpu();
 }
 
+/* The integer at the start of /sys/devices/system/cpu/cpuN/REL, or -1. */
+static int cpu_sys_int(int cpu, const char *rel)
+{
+	char path[128];
+	int v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/%s", cpu, rel);
+	if (!(f = fopen(path, "r")))
+		return -1;
+	if (fscanf(f, "%d", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+int os_cpu_place(int cpu, struct os_cpu_place *p)
+{
+	int top = -1;
+
+	p->package = cpu_sys_int(cpu, "topology/physical_package_id");
+	p->core = cpu_sys_int(cpu, "topology/core_id");
+	p->llc = -1;
+	/* the highest cache index is the last level; its shared_cpu_list
+	 * starts with the lowest CPU sharing it */
+	for (int i = 0; i < 8; i++) {
+		char rel[64];
+
+		snprintf(rel, sizeof(rel), "cache/index%d/level", i);
+		if (cpu_sys_int(cpu, rel) > top) {
+			top = cpu_sys_int(cpu, rel);
+			snprintf(rel, sizeof(rel), "cache/index%d/shared_cpu_list", i);
+			p->llc = cpu_sys_int(cpu, rel);
+		}
+	}
+	return p->package < 0 && p->core < 0 && p->llc < 0 ? -1 : 0;
+}
+
 /* ---------- memory ---------- */
 
 int os_mem_available(uint64_t *bytes)

@@ -86,6 +86,13 @@ int os_cpuset_get(struct os_cpuset *set);
 int os_cpuset_set(const struct os_cpuset *set);
 /* The CPU the caller is running on now, or -1 when unknown. */
 int os_cpu_current(void);
+/* Where a CPU sits: its package (socket), its core within the package, and
+ * its last-level cache (the lowest CPU number sharing it); -1 for each the
+ * OS does not say. 0, or -1 when it says none of them. */
+struct os_cpu_place {
+	int package, core, llc;
+};
+int os_cpu_place(int cpu, struct os_cpu_place *p);
 /* Have the calling process killed when its parent dies (a benchmark's
  * process when bakeoff is killed with SIGKILL). Where the OS cannot, the
  * harness still notices the orphaning in long_progress(). */

@@ -91,6 +91,7 @@
 	X(cpu_ops_double_mul) \
 	X(cpu_ops_double_div) \
 	X(cpu_mhz) \
+	X(cpu_c2c) \
 	X(cpu_int) \
 	X(cpu_float) \
 	X(cpu_scaling)

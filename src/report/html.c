@@ -774,6 +774,22 @@ static void charts(const struct result *const *rs, size_t n, FILE *f)
 	free(sv);
 }
 
+/* Figures between pairs of CPUs (cpu.c2c) as heat maps, one per file. */
+static void matrices(const struct result *const *rs, size_t n, FILE *f)
+{
+	char label[300];
+
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < rs[k]->nbenches; i++) {
+			const struct bench_result *b = &rs[k]->benches[i];
+
+			if (b->status != ST_OK)
+				continue;
+			report_file_label(rs, n, k, label, sizeof(label));
+			report_pair_matrix_html(b, label, f);
+		}
+}
+
 static const char css[] =
 	"body{font:14px/1.4 system-ui,sans-serif;margin:0 auto;max-width:72em;padding:0 .8em;color:#222}"
 	"h1{font-size:1.4em}h2{font-size:1.2em;border-bottom:1px solid #ccc}h3{font-size:1em;margin:.4em 0}"
@@ -823,6 +839,7 @@ void report_html(const struct result *const *rs, size_t n, const char *title,
 	hosts(rs, n, f);
 	tables(rs, n, f);
 	charts(rs, n, f);
+	matrices(rs, n, f);
 	guard_all(rs, n, f);
 	fputs("<p class=\"hint\">Written by bakeoff; self-contained (no script, no external "
 	      "resource).</p>\n</body></html>\n", f);

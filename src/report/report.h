@@ -146,6 +146,11 @@ void report_html_rank_style(FILE *f, double v, double lo, double hi, enum better
 /* s escaped for HTML text and attributes: controls as \xNN (report_esc),
  * then & < > " ' as entities. */
 void report_html_esc(FILE *f, const char *s);
+/* matrix.c: the figures of a benchmark named pair/A-B (cpu.c2c) as a
+ * CPU x CPU matrix, in text (up to 12 CPUs; a range beyond) or as an HTML
+ * heat map in a section headed label (the file's); nothing when it has none. */
+void report_pair_matrix_text(const struct bench_result *b, FILE *f);
+void report_pair_matrix_html(const struct bench_result *b, const char *label, FILE *f);
 /* ---- end issue 12 ---- */
 
 #endif

@@ -301,5 +301,8 @@ void report_text(const struct result *r, FILE *f, int all)
 	if (hidden)
 		fprintf(f, "(%zu curve points and intermediate figures not shown: "
 			"bakeoff report --all FILE)\n", hidden);
+	for (i = 0; i < r->nbenches; i++)
+		if (r->benches[i].status == ST_OK)
+			report_pair_matrix_text(&r->benches[i], f);
 	guard_lines(r, f, 1);
 }
