@@ -139,7 +139,8 @@ median() {
 		if (!n) exit; for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
 		print (n % 2) ? v[int(n / 2)] : (v[n / 2 - 1] + v[n / 2]) / 2 }' "$TMP/vals"
 }
-# bk FILE KEY ID — put bakeoff's median for ID from FILE under KEY, its CV
+# bk FILE KEY ID [NAME] — put bakeoff's median for ID's figure NAME (default
+# the main one) from FILE under KEY, its CV
 # (in per cent) under KEY.cv, and under KEY.tw the time-weighted mean of its
 # samples: total work / total time, the statistic perf bench, mbw and
 # sysbench print (for a time per operation the plain mean, for a rate the
@@ -148,13 +149,14 @@ bk() {
 	perl -MJSON::PP -e '
 		local $/; open my $f, "<", $ARGV[0] or exit; my $r = decode_json(<$f>);
 		for my $b (@{$r->{benchmarks}}) { next unless $b->{id} eq $ARGV[1] && $b->{status} eq "ok";
-			for my $m (@{$b->{metrics}}) { next if $m->{name} ne "";
+			for my $m (@{$b->{metrics}}) { next if $m->{name} ne ($ARGV[3] // "");
 				my @x = @{$m->{samples}}; my $tw = 0;
 				if ($m->{unit} =~ m{/s$}) { $tw += 1 / $_ for @x; $tw = @x / $tw }
 				else { $tw += $_ for @x; $tw /= @x }
 				print "$ARGV[2] $m->{median}\n$ARGV[2].cv ", 100 * $m->{cv}, "\n$ARGV[2].tw $tw\n" }
-			print "$ARGV[2].array $b->{params}{array_bytes}\n" if $b->{params}{array_bytes} }' \
-		"$1" "$3" "$2" >>"$TMP/vals"
+			print "$ARGV[2].array $b->{params}{array_bytes}\n" if $b->{params}{array_bytes};
+			print "$ARGV[2].array1 $b->{params}{array_bytes_one}\n" if $b->{params}{array_bytes_one} }' \
+		"$1" "$3" "$2" ${4+"$4"} >>"$TMP/vals"
 }
 # mib2mb — MiB/s on stdin to MB/s
 mib2mb() { awk '{ printf "%.0f", $1 * 1.048576 }'; }
@@ -184,7 +186,7 @@ WHY_LMB="PEERS_LMBENCH not set (an lmbench 3 source tree, e.g. a clone of github
 if [ -n "${PEERS_LMBENCH:-}" ] && [ "$ONLY" != disk ]; then
 	LMB=$TMP/lmbench
 	mkdir -p "$LMB"
-	for t in lat_select lat_sem lat_fcntl lat_unix_connect lat_fs; do
+	for t in lat_select lat_sem lat_fcntl lat_unix_connect lat_fs par_mem; do
 		(cd "$PEERS_LMBENCH/src" && ${CC:-cc} -O2 -w -DHAVE_uint64_t -DHAVE_int64_t -DHAVE_socklen_t \
 			$(pkg-config --cflags libtirpc 2>/dev/null) -o "$LMB/$t" $t.c lib_*.c getopt.c -lm \
 			$(pkg-config --libs libtirpc 2>/dev/null)) >"$TMP/lmb.err" 2>&1 || {
@@ -207,10 +209,26 @@ lmb_fs() {
 	"$LMB/lat_fs" -N 3 -s "$1" "$TMP/lfs" 2>&1 | awk 'NF == 4 { print $3, $4 }'
 	rm -rf "$TMP/lfs"
 }
+# par_mem prints a line per buffer size, doubling from 1 KiB up to -M; the
+# last is its summary's "mem par". Both tools get the same buffer: the
+# smallest power of two at least 4 x the last-level cache (bakeoff's reach
+# for main memory; --mem-size that large is used as given).
+MLPSZ=$("$BAKEOFF" sysinfo --json | perl -MJSON::PP -e 'local $/; my $h = decode_json(<STDIN>); my $l = 0;
+	$l = $_->{size_bytes} for grep { $_->{type} ne "instruction" } @{$h->{caches} || []};
+	my $s = 1 << 20; $s *= 2 while $s < 4 * $l; print $s')
+mlp_bakeoff() {
+	"$BAKEOFF" run -q --mem-size "$MLPSZ" -o "$TMP/b.json" mem.mlp >/dev/null 2>"$TMP/err" || cat "$TMP/err"
+	bk "$TMP/b.json" mem.mlp mem.mlp
+	rm -f "$TMP/b.json"
+}
+mlp_lmbench() {
+	put lmb.mem.mlp "$("$LMB/par_mem" -L 64 -M "$MLPSZ" 2>&1 | awk 'NF == 2 { v = $2 } END { print v }')"
+}
 LMBFS=${PEERS_LMBENCH_FS:-0}
 WHY_LMBFS="$WHY_LMB"
 [ -n "$LMB" ] && [ "$LMBFS" != 1 ] && WHY_LMBFS="PEERS_LMBENCH_FS=1 not set (lat_fs can run for many minutes)"
 
+NCPU=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 echo "bakeoff peers on $(uname -n), $(date -u +%Y-%m-%dT%H:%M:%SZ): $ROUNDS rounds, memory buffers $MEM MiB"
 : >"$TMP/vals"
 pin0=
@@ -271,6 +289,27 @@ while [ "$r" -le "$ROUNDS" ]; do
 			bkrun $id $id
 		fi
 	done
+	# MLC's peak read bandwidth: every CPU at once, and one alone, against
+	# likwid-bench's load kernel on as many threads, arrays of the same size
+	# (per thread: likwid's -w is the working set of all its threads)
+	pk_likwid() {
+		_a=$(awk -v k="pk.all.$1" '$1 == k { v = $2 } END { print v }' "$TMP/vals")
+		[ -n "$_a" ] && likwid-bench -t load -w "S0:$((_a * $2 / 1000))kB:$2" 2>/dev/null |
+			awk '/^MByte\/s:/ { printf "%.0f", $2 }'
+	}
+	pk_bakeoff() {
+		"$BAKEOFF" run -q --mem-size "${MEM}M" -o "$TMP/b.json" mem.peak >/dev/null 2>"$TMP/err" || cat "$TMP/err"
+		bk "$TMP/b.json" pk.all mem.peak
+		bk "$TMP/b.json" pk.one mem.peak read/1
+		rm -f "$TMP/b.json"
+	}
+	pk_peers() {
+		[ $HAVE_LIKWID = 1 ] || return 0
+		put likwid.loadN "$(pk_likwid array "$NCPU")"
+		put likwid.load1 "$(pk_likwid array1 1)"
+	}
+	if [ $((r % 2)) = 1 ] || ! grep -q "^pk.all.array " "$TMP/vals"; then pk_bakeoff; pk_peers
+	else pk_peers; pk_bakeoff; fi
 	for op in write read; do
 		bkrun mem.bw.$op mem.bw.$op
 		have sysbench && put "sysbench.$op" "$(sysbench memory --memory-block-size="${MEM}M" \
@@ -329,6 +368,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 			fi
 			[ $((r % 2)) = 0 ] && bkrun $id $id --dir "$TMP"
 		done
+		if [ $((r % 2)) = 1 ]; then mlp_bakeoff; mlp_lmbench; else mlp_lmbench; mlp_bakeoff; fi
 		for sz in 0k 10k; do
 			[ "$LMBFS" = 1 ] || break
 			[ $((r % 2)) = 1 ] && bkrun fs.create.$sz fs.create.$sz --dir "$TMP" && bkrun fs.delete.$sz fs.delete.$sz --dir "$TMP"
@@ -553,6 +593,7 @@ line() {
 	awk -v f="$1" -v id="$2" -v b="$b" -v cv="$(median "$2.cv")" -v tw="$(median "$2.tw")" \
 		-v u="$3" -v pn="$5" -v p="$p" -v why="$6" 'BEGIN {
 		sub(/^pin\./, "ipc.", id); sub(/pipe$/, "pipe.lat --pin", id); sub(/bw2$/, "bw --streams 2", id); sub(/bw1cpu$/, "bw, 1 CPU", id)
+		sub(/^pk\.all$/, "mem.peak", id); sub(/^pk\.one$/, "mem.peak:read/1", id)
 		printf "%-24s %-18s %8s %-4s %6s %8s   %-36s ", f, id, b == "" ? "-" : sprintf("%.4g", b), u, cv == "" ? "-" : sprintf("%5.1f%%", cv),
 			tw == "" ? "-" : sprintf("%8.4g", tw), pn
 		if (p == "")
@@ -575,6 +616,8 @@ line "memcpy ${MEM} MiB" mem.bw.copy MB/s mbw.memcpy "mbw -t0 (memcpy)" "mbw not
 line "hand copy loop ${MEM} MiB" mem.bw.copy_hand MB/s mbw.dumb "mbw -t1 (dumb loop)" "mbw not installed"
 line "STREAM copy" mem.stream.copy MB/s likwid.copy "likwid-bench -t copy (1 thread)" "$WHY_LIKWID"
 line "STREAM triad" mem.stream.triad MB/s likwid.triad "likwid-bench -t stream (1 thread)" "$WHY_LIKWID"
+line "peak read, $NCPU CPUs" pk.all MB/s likwid.loadN "likwid-bench -t load, $NCPU threads" "$WHY_LIKWID"
+line "peak read, 1 CPU" pk.one MB/s likwid.load1 "likwid-bench -t load, 1 thread" "$WHY_LIKWID"
 line "sequential write" mem.bw.write MB/s sysbench.write "sysbench memory --memory-oper=write" "sysbench not installed (apt-get install sysbench)"
 line "sequential read" mem.bw.read MB/s sysbench.read "sysbench memory --memory-oper=read" "sysbench not installed"
 line "TCP loopback, 128 KiB" net.tcp.bw MB/s iperf3.1 "iperf3 -l 128K -t $NETSECS -O $NETOMIT (receiver)" "iperf3 not installed (apt-get install iperf3)"
@@ -592,6 +635,7 @@ line "select, 100 TCP fds" proc.select.tcp us lmb.proc.select.tcp "lmbench lat_s
 line "SysV semaphore handoff" ipc.sem.lat us lmb.ipc.sem.lat "lmbench lat_sem" "$WHY_LMB"
 line "fcntl lock handoff" ipc.fcntl.lat us lmb.ipc.fcntl.lat "lmbench lat_fcntl" "$WHY_LMB"
 line "AF_UNIX connect" ipc.unix.connect us lmb.ipc.unix.connect "lmbench lat_unix_connect" "$WHY_LMB"
+line "memory-level parallelism" mem.mlp load lmb.mem.mlp "lmbench par_mem -L 64 -M $((MLPSZ >> 20))M (last size)" "$WHY_LMB"
 line "file create, 0 KB" fs.create.0k f/s lmb.fs.create.0k "lmbench lat_fs -s 0 (creates/s)" "$WHY_LMBFS"
 line "file delete, 0 KB" fs.delete.0k f/s lmb.fs.delete.0k "lmbench lat_fs -s 0 (deletes/s)" "$WHY_LMBFS"
 line "file create, 10 KB" fs.create.10k f/s lmb.fs.create.10k "lmbench lat_fs -s 10k (creates/s)" "$WHY_LMBFS"

@@ -37,47 +37,34 @@ static const struct {
 	{ "float", &bench_cpu_float },
 };
 
-/* Record W/c from the run of c copies (br, status ok); efficiency against
- * the one-copy median `single`. */
-static int record(struct bench_ctx *ctx, const char *w, int c, const struct bench_result *br,
-		  double single)
+/* W/c: c copies of workload b at once; W/c/eff against the one-copy
+ * median `single` (0: this is the one copy, which sets *single). */
+static int record(struct bench_ctx *ctx, const char *w, const struct bench *b, int c, double *single)
 {
-	const struct metric *src = result_metric(br, "");
 	char name[64], from[96];
 	struct metric *m;
 	double eff;
 
 	snprintf(name, sizeof(name), "%s/%d", w, c);
-	if (!src || !src->nsamples || !(m = result_add_metric(ctx->res, name, src->unit,
-							       BETTER_HIGHER, src->samples,
-							       src->nsamples)))
-		goto oom;
-	m->iterations = src->iterations;
-	m->overhead_ns = src->overhead_ns;
-	m->cpu_wall_s = src->cpu_wall_s;
-	m->cpu_user_s = src->cpu_user_s;
-	m->cpu_sys_s = src->cpu_sys_s;
-	if (src->ncopies && (m->per_copy = malloc(src->ncopies * sizeof(double)))) {
-		memcpy(m->per_copy, src->per_copy, src->ncopies * sizeof(double));
-		m->ncopies = src->ncopies;
-	}
-	if (c == 1)
+	if (!(m = harness_copies(ctx, b, c, name)))
+		return -1;
+	if (c == 1) {
+		*single = m->st.median;
 		return 0;
-	eff = 100 * m->st.median / (c * single);
+	}
+	eff = 100 * m->st.median / (c * *single);
 	snprintf(name, sizeof(name), "%s/%d/eff", w, c);
 	snprintf(from, sizeof(from), "%s/%d / (%d x %s/1)", w, c, c, w);
-	if ((m = result_add_derived(ctx->res, name, "%", BETTER_HIGHER, eff, from))) {
-		/* Copies of a CPU-bound loop cannot beat c x one copy by much:
-		 * above it, the one copy was measured at a slow moment. */
-		if (eff > 110)
-			m->note = strdup("over 100%: the one copy ran slower than each of these; "
-					 "the machine's speed moved between the two");
-		return 0;
+	if (!(m = result_add_derived(ctx->res, name, "%", BETTER_HIGHER, eff, from))) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "%s: out of memory", name);
+		return -1;
 	}
-oom:
-	snprintf(ctx->reason, sizeof(ctx->reason), "%s/%d: %s", w, c,
-		 src && src->nsamples ? "out of memory" : "no figure");
-	return -1;
+	/* Copies of a CPU-bound loop cannot beat c x one copy by much: above
+	 * it, the one copy was measured at a slow moment. */
+	if (eff > 110)
+		m->note = strdup("over 100%: the one copy ran slower than each of these; "
+				 "the machine's speed moved between the two");
+	return 0;
 }
 
 /* The copy counts: --copies, or 1, 2, 4, ... below the online CPUs and
@@ -115,38 +102,11 @@ static int scaling_run(struct bench_ctx *ctx)
 	result_param_num(ctx->res, "online_cpus", (double)sysconf(_SC_NPROCESSORS_ONLN));
 	cpu_record_build(ctx);
 	for (w = 0; w < sizeof(workloads) / sizeof(workloads[0]); w++) {
-		const struct bench *b = workloads[w].b;
 		double single = 0;
 
-		for (i = 0; i < n; i++) {
-			struct bench_opts o = *ctx->opt;
-			struct bench_result br = { 0 };
-			int rc = 0;
-
-			o.parallel = cnt[i];
-			br.id = strdup(b->id);
-			br.group = strdup(b->group);
-			br.title = strdup(b->title);
-			if (!br.id || !br.group || !br.title) {
-				snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
-				rc = -1;
-			} else {
-				harness_run_bench(ctx->h, b, &o, &br);
-				if (br.status != ST_OK) {
-					snprintf(ctx->reason, sizeof(ctx->reason), "%s, %d cop%s: %s",
-						 workloads[w].name, cnt[i], cnt[i] > 1 ? "ies" : "y",
-						 br.reason ? br.reason : status_name(br.status));
-					rc = -1;
-				}
-			}
-			if (rc == 0 && cnt[i] == 1)
-				single = result_metric(&br, "")->st.median;
-			if (rc == 0)
-				rc = record(ctx, workloads[w].name, cnt[i], &br, single);
-			result_bench_free(&br);
-			if (rc < 0)
+		for (i = 0; i < n; i++)
+			if (record(ctx, workloads[w].name, workloads[w].b, cnt[i], &single) < 0)
 				return -1;
-		}
 	}
 	return 0;
 }

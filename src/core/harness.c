@@ -863,6 +863,45 @@ void harness_run_bench(struct harness *h, const struct bench *b, const struct be
 	br->sys_s = tv_s(r1.ru_stime) - tv_s(r0.ru_stime) + tv_s(c1.ru_stime) - tv_s(c0.ru_stime);
 }
 
+struct metric *harness_copies(struct bench_ctx *ctx, const struct bench *b, int copies, const char *name)
+{
+	struct bench_opts o = *ctx->opt;
+	struct bench_result br = { 0 };
+	const struct metric *src = NULL;
+	struct metric *m = NULL;
+
+	o.parallel = copies;
+	br.id = strdup(b->id);
+	br.group = strdup(b->group);
+	br.title = strdup(b->title);
+	if (br.id && br.group && br.title) {
+		harness_run_bench(ctx->h, b, &o, &br);
+		if (br.status != ST_OK)
+			snprintf(ctx->reason, sizeof(ctx->reason), "%s: %s", name,
+				 br.reason ? br.reason : status_name(br.status));
+		else if (!(src = result_metric(&br, "")) || !src->nsamples)
+			snprintf(ctx->reason, sizeof(ctx->reason), "%s: no figure", name);
+		else if (!(m = result_add_metric(ctx->res, name, src->unit, src->better, src->samples,
+						 src->nsamples)))
+			snprintf(ctx->reason, sizeof(ctx->reason), "%s: out of memory", name);
+	} else {
+		snprintf(ctx->reason, sizeof(ctx->reason), "%s: out of memory", name);
+	}
+	if (m) {
+		m->iterations = src->iterations;
+		m->overhead_ns = src->overhead_ns;
+		m->cpu_wall_s = src->cpu_wall_s;
+		m->cpu_user_s = src->cpu_user_s;
+		m->cpu_sys_s = src->cpu_sys_s;
+		if (src->ncopies && (m->per_copy = malloc(src->ncopies * sizeof(double)))) {
+			memcpy(m->per_copy, src->per_copy, src->ncopies * sizeof(double));
+			m->ncopies = src->ncopies;
+		}
+	}
+	result_bench_free(&br);
+	return m;
+}
+
 /* ---- one benchmark in a child process ---- */
 
 static pid_t bench_parent;	/* in a benchmark's process: bakeoff's pid */

@@ -202,6 +202,13 @@ const struct sysinfo *harness_host(struct bench_ctx *ctx, struct sysinfo *tmp);
 void harness_run_isolated(struct harness *h, const struct bench *b, const struct bench_opts *opt,
 			  struct bench_result *br);
 
+/* Run b as `copies` copies at once (the --parallel machinery: one
+ * calibration, a common start, samples in lockstep) with ctx's options, and
+ * record its main figure in ctx->res as `name`: sample k is the sum of the
+ * copies' samples k (throughputs add), and each copy's median is kept. The
+ * metric, or NULL with ctx->reason set ("NAME: why"). */
+struct metric *harness_copies(struct bench_ctx *ctx, const struct bench *b, int copies, const char *name);
+
 /* A call failed with EINTR that was not an interrupt or a timeout (a
  * stray signal): retry it. Use as: while ((r = read(..)) < 0 &&
  * harness_retry()); */

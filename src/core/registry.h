@@ -69,7 +69,8 @@
 	X(mem_lat) \
 	X(mem_tlb) \
 	X(mem_line) \
-	X(mem_mlp)
+	X(mem_mlp) \
+	X(mem_peak)
 
 /* cpu: processor operations, clock rate, integer and floating-point workloads,
  * multi-copy scaling (src/bench/cpu-*.c) */

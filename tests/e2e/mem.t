@@ -1,5 +1,6 @@
 #!/bin/sh
-# mem.t — the mem family (bw_mem, STREAM, lat_mem_rd, tlb, line, par_mem) at tiny sizes.
+# mem.t — the mem family (bw_mem, STREAM, lat_mem_rd, tlb, line, par_mem,
+# MLC's peak mixes) at tiny sizes.
 # Figures are checked for plausibility only: a relation between two timings
 # (this one faster than that one) is something a busy machine can invert.
 . tests/e2e/lib.sh
@@ -7,7 +8,7 @@ R=$TMP/r.json
 "$BAKEOFF" run -q --quick --samples 3 --mem-size 2M -o "$R" mem >"$TMP/out" 2>"$TMP/err"
 ok $? "run exits 0"
 for id in mem.bw.read mem.bw.write mem.bw.rmw mem.bw.copy mem.bw.copy_hand mem.bw.bzero \
-	mem.stream.copy mem.stream.scale mem.stream.add mem.stream.triad mem.lat mem.tlb mem.line mem.mlp; do
+	mem.stream.copy mem.stream.scale mem.stream.add mem.stream.triad mem.lat mem.tlb mem.line mem.mlp mem.peak; do
 	st=$(status "$R" $id)
 	check "$id is ok${st:+ ($st)}" [ "$st" = ok ]
 done
@@ -107,6 +108,16 @@ check "  over --mem-size (2 MiB), noted where under 4x the last-level cache" [ "
 	$llc = $_->{size_bytes} for grep { $_->{type} ne "instruction" } @{$r->{host}{caches} || []};
 	my $noted = (metric("mem.mlp")->{note} // "") =~ /under 4x the .* last-level cache/ ? 1 : 0;
 	$b->{params}{buffer_bytes} == 2097152 && $noted == ($llc && 2097152 < 4 * $llc ? 1 : 0) ? 1 : 0')" = 1 ]
+# mem.peak: the mixes on every CPU at once, summed
+ncpu=$(nproc 2>/dev/null || echo 1)
+check "mem.peak ran one copy per CPU ($ncpu)" [ "$(jget "$R" 'bench("mem.peak")->{params}{copies}')" = "$ncpu" ]
+want="1:1 2:1 3:1 main"
+[ "$(jget "$R" '$r->{host}{arch}')" = x86_64 ] && want="$want ntw"
+[ "$ncpu" -gt 1 ] && want="$want read/1"
+check "  its figures: $want" [ "$(jget "$R" 'join " ", sort map { $_->{name} eq "" ? "main" : $_->{name} } @{bench("mem.peak")->{metrics}}')" = "$want" ]
+check "  each from 100 MB/s to 10 TB/s, in MB/s" [ "$(jget "$R" 'scalar grep { $_->{unit} eq "MB/s" && $_->{median} >= 100 && $_->{median} <= 1e7 } @{bench("mem.peak")->{metrics}}')" = "$(echo $want | wc -w)" ]
+check "  the all-CPU figures keep each copy's median" [ "$(jget "$R" 'my $c = bench("mem.peak")->{params}{copies}; scalar grep { $_->{name} ne "read/1" && ($c == 1 || scalar(@{$_->{per_copy} || []}) == $c) } @{bench("mem.peak")->{metrics}}')" = "$(echo $want | sed 's| read/1||' | wc -w)" ]
+check "  its arrays per copy, named" [ "$(jget "$R" 'bench("mem.peak")->{params}{arrays_per_copy} =~ /^read 1 x .*, 3:1 4 x .*, 2:1 3 x .*, 1:1 2 x .*, ntw 1 x / ? 1 : 0')" = 1 ]
 check "table says mem.line is derived" grep -q "^mem.line .*derived from" "$TMP/out"
 check "table lists mem.lat:L1" grep -q "^mem.lat:L1 " "$TMP/out"
 check "curve points are marked detail" [ "$(jget "$R" 'metric("mem.lat","rand/512B")->{detail} ? 1 : 0')" = 1 ]
