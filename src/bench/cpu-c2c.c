@@ -306,6 +306,7 @@ static double c2c_estimate(const struct bench_opts *opt, const struct harness_cf
 const struct bench bench_cpu_c2c = {
 	.id = "cpu.c2c", .group = "cpu", .title = "Cache-to-cache latency (c2c)",
 	.unit = "ns", .better = BETTER_LOWER, .kind = KIND_LATENCY,
+	.noise = NOISE_MEM_LAT,	/* a line's transfer, as the caches' latencies */
 	.supported = c2c_supported,
 	.run = c2c_run,
 	.estimate = c2c_estimate,

@@ -171,4 +171,5 @@ const struct bench bench_mem_mlp = {
 	.unit = "loads", .better = BETTER_HIGHER, .kind = KIND_DERIVED,
 	.run = mlp_run,
 	.estimate = mlp_estimate,
+	.own_size = 1,	/* beyond the last-level cache, as mem.lat's main memory */
 };

@@ -293,4 +293,6 @@ const struct bench bench_mem_peak = {
 	.unit = "MB/s", .better = BETTER_HIGHER, .kind = KIND_BANDWIDTH,
 	.run = peak_run,
 	.estimate = peak_estimate,
+	.own_size = 1,	/* all copies' arrays at least 4x the last-level cache */
+	.noise = NOISE_MEM_BW,
 };
