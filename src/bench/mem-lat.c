@@ -282,8 +282,7 @@ static int chase_op(void *state, uint64_t n)
 	return 0;
 }
 
-static int chase_measure(struct bench_ctx *ctx, const char *name, void *start, int detail,
-			 double *median)
+int memlat_chase(struct bench_ctx *ctx, const char *name, void *start, int detail, double *median)
 {
 	struct chase c = { start };
 	struct measure m = {
@@ -493,7 +492,7 @@ static int lat_stride128(struct bench_ctx *ctx, char *buf, uint64_t bytes, uint6
 	if (!start)
 		return -1;
 	result_param_num(ctx->res, "main_stride128_bytes", (double)bytes);
-	return chase_measure(ctx, "main_stride128", start, 0, NULL);
+	return memlat_chase(ctx, "main_stride128", start, 0, NULL);
 }
 
 static int lat_run(struct bench_ctx *ctx)
@@ -548,7 +547,7 @@ static int lat_run(struct bench_ctx *ctx)
 		chains++;
 		chain_nodes = c.nodes;
 		size_name(name, sizeof(name), "rand/", sizes[i]);
-		if (chase_measure(ctx, name, start, 1, &lat[i]) < 0)
+		if (memlat_chase(ctx, name, start, 1, &lat[i]) < 0)
 			goto out;
 		nrand = i + 1;
 	}
@@ -561,7 +560,7 @@ static int lat_run(struct bench_ctx *ctx)
 			goto out;
 		chains++;
 		size_name(name, sizeof(name), "stride/", sizes[i]);
-		if (chase_measure(ctx, name, start, 1, NULL) < 0)
+		if (memlat_chase(ctx, name, start, 1, NULL) < 0)
 			goto out;
 	}
 	if (i > 0)
@@ -627,7 +626,7 @@ static int tlb_run(struct bench_ctx *ctx)
 		if (!start)
 			goto out;
 		snprintf(name, sizeof(name), "pages/%llu", (unsigned long long)pages[i]);
-		if (chase_measure(ctx, name, start, 1, &lat[i]) < 0)
+		if (memlat_chase(ctx, name, start, 1, &lat[i]) < 0)
 			goto out;
 	}
 	result_param_num(ctx->res, "page_bytes", (double)page);
@@ -757,7 +756,7 @@ static int line_curve(struct bench_ctx *ctx, char *buf, uint64_t bytes, uint64_t
 			*(void **)(b + line_strides[i]) = b;
 			*(void **)b = (char *)next + line_strides[i];
 		}
-		if (chase_measure(&sub, "", buf + line_strides[i], 1, NULL) < 0)
+		if (memlat_chase(&sub, "", buf + line_strides[i], 1, NULL) < 0)
 			goto out;
 		lat[i] = result_metric(&mine, "")->st.min;
 		result_bench_free(&mine);

@@ -85,7 +85,7 @@ int memlat_read(const double *lat, const uint64_t *sizes, size_t n, uint64_t llc
 #define MEMLAT_LINE_STEP 1.1
 unsigned memlat_line(const double *lat, const unsigned *strides, size_t n, double *lo, double *hi);
 
-/* ---- shared by the chasing benchmarks (mem-lat.c, mem-mlp.c) ---- */
+/* ---- shared by the chasing benchmarks (mem-lat.c, mem-mlp.c, mem-loaded.c) ---- */
 struct bench_ctx;
 struct bench_opts;
 struct sysinfo;
@@ -104,5 +104,8 @@ int memlat_failed(struct bench_ctx *ctx, const char *why, uint64_t bytes);
  * first node, or NULL with ctx->reason set (broken, or interrupted). */
 void *memlat_ready(struct bench_ctx *ctx, const struct memlat_chain *c, int random, uint64_t *seed,
 		   const char *what);
+/* Time the chase from start (16 dependent loads a call) as figure name of
+ * ctx->res, ns per load; detail marks a curve point. 0, or -1. */
+int memlat_chase(struct bench_ctx *ctx, const char *name, void *start, int detail, double *median);
 
 #endif

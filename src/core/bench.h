@@ -68,6 +68,9 @@ struct bench_opts {
 	/* cpu: workloads and scaling */
 	long copies[BENCH_MAX_LIST];	/* --copies: counts of copies for cpu.scaling */
 	int ncopies;			/* 0: 1, 2, 4, ... up to the online CPUs */
+	/* mem */
+	long delays[BENCH_MAX_LIST];	/* --delays: mem.loaded's sweep (0: its default) */
+	int ndelays;
 	int test_work;			/* --test-work: test.work's units per operation (test build) */
 	int test_work2;		/* --test-work2: test.work2's */
 	/* The groups' own options (struct bench_group's .options), each in a

@@ -102,9 +102,13 @@ static const struct optdef optdefs[] = {
 	  "parallel streams: TCP streams (iperf3 -P); disk.seq's sequential streams, one file "
 	  "each, spread over the --dir list", RES_NONE, 0, 0, 0 },
 	/* cpu: workloads and scaling */
-	{ "copies", OT_UINT_LIST, OPTL(copies, ncopies), NULL, NULL, 1, 1024, "cpu.scaling",
-	  "counts of copies run at once (up to 8; default 1, 2, 4, ... up to the online CPUs)",
+	{ "copies", OT_UINT_LIST, OPTL(copies, ncopies), NULL, NULL, 1, 1024, "cpu.scaling,mem.loaded",
+	  "counts of copies run at once (up to 8; default 1, 2, 4, ... up to the online CPUs); "
+	  "mem.loaded: its loaders, the first count (default: one per other CPU)",
 	  RES_NONE, 0, 0, 0 },
+	{ "delays", OT_UINT_LIST, OPTL(delays, ndelays), NULL, NULL, 0, 1000000, "mem.loaded",
+	  "mem.loaded's sweep: the loaders' delay loop iterations after each cache line, two or "
+	  "more (default 500,200,100,50,25,10,5,0; --quick 100,10,0)", RES_NONE, 0, 0, 0 },
 	/* only in the test build (bakeoff-testing): no other benchmark reads it */
 	{ "test-work", OT_UINT, OPT(test_work), "100", NULL, 1, 1000000, "test.work",
 	  "test.work's units of work per operation (one multiply-add each)", RES_NONE, 0, 0, 0 },

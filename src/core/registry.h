@@ -70,7 +70,8 @@
 	X(mem_tlb) \
 	X(mem_line) \
 	X(mem_mlp) \
-	X(mem_peak)
+	X(mem_peak) \
+	X(mem_loaded)
 
 /* cpu: processor operations, clock rate, integer and floating-point workloads,
  * multi-copy scaling (src/bench/cpu-*.c) */

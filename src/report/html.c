@@ -683,6 +683,37 @@ static void curve(const struct result *const *rs, size_t n, const char *bench, c
 	free_series(sv, n);
 }
 
+/* A latency-under-load sweep (mem.loaded) across files: latency over the
+ * loaders' bandwidth, as MLC's loaded-latency curves are drawn. */
+static void load_curve(const struct result *const *rs, size_t n, const char *bench, struct series *sv,
+		       FILE *f)
+{
+	struct load_point pt[64];
+	size_t k, c = 0;
+
+	for (k = 0; k < n; k++) {
+		const struct bench_result *b = result_bench(rs[k], bench);
+		int np = b && b->status == ST_OK ? report_load_points(b, pt, 64) : 0;
+
+		sv[k].n = 0;
+		if (np < 2 || !(sv[k].x = calloc((size_t)np, sizeof(double))) ||
+		    !(sv[k].y = calloc((size_t)np, sizeof(double))))
+			continue;
+		for (int i = 0; i < np; i++)
+			sv[k].x[i] = pt[i].bw, sv[k].y[i] = pt[i].lat;
+		sv[k].n = (size_t)np;
+		c++;
+	}
+	if (c) {
+		caption(f, bench, "", " latency over the loaders' bandwidth (", "ns");
+		fputs(" over MB/s, lower is better)</figcaption>", f);
+		svg_lines(n, sv, 0, 0, "MB/s", "ns", f);
+		legend(rs, n, sv, f);
+		fputs("</figure>\n", f);
+	}
+	free_series(sv, n);
+}
+
 /* The per-interval figures of a long run, across files: over seconds, or
  * (by_bytes, a bandwidth) over the bytes moved so far, where a drive's
  * write cache running out shows at the amount it holds. */
@@ -758,6 +789,8 @@ static void charts(const struct result *const *rs, size_t n, FILE *f)
 			}
 			if (n > 1 && rb)
 				svg_group(rs, n, b->id, f);
+			if (rb && result_metric(rb, "peak") && result_metric(rb, "idle"))
+				load_curve(rs, n, b->id, sv, f);
 			/* interval series of the main figures (and of the curve
 			 * points, whose detail flag is off, such as disk.seq's rates) */
 			for (q = k, j = NO_FIG; rb && next_fig(rs, n, b->id, &q, &j, &qb);)

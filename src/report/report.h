@@ -151,6 +151,15 @@ void report_html_esc(FILE *f, const char *s);
  * heat map in a section headed label (the file's); nothing when it has none. */
 void report_pair_matrix_text(const struct bench_result *b, FILE *f);
 void report_pair_matrix_html(const struct bench_result *b, const char *label, FILE *f);
+/* loadcurve.c: a sweep of latency under load (figures lat/<D> and bw/<D>,
+ * mem.loaded's): its points by bandwidth, at most max (how many), and the
+ * text report's table of them (nothing when there are none). */
+struct load_point {
+	long delay;
+	double bw, lat;
+};
+int report_load_points(const struct bench_result *b, struct load_point *pt, int max);
+void report_load_text(const struct bench_result *b, FILE *f);
 /* ---- end issue 12 ---- */
 
 #endif

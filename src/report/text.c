@@ -302,7 +302,9 @@ void report_text(const struct result *r, FILE *f, int all)
 		fprintf(f, "(%zu curve points and intermediate figures not shown: "
 			"bakeoff report --all FILE)\n", hidden);
 	for (i = 0; i < r->nbenches; i++)
-		if (r->benches[i].status == ST_OK)
+		if (r->benches[i].status == ST_OK) {
 			report_pair_matrix_text(&r->benches[i], f);
+			report_load_text(&r->benches[i], f);
+		}
 	guard_lines(r, f, 1);
 }

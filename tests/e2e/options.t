@@ -10,7 +10,7 @@ check "run --help lists the table's options" [ "$(wc -l <"$TMP/opts")" -ge 10 ]
 for o in $(cat "$TMP/opts"); do
 	for v in "" "-1" "0" "99999999999999999999" "5parsecs" "1e400" "9999999T" "10 20"; do
 		case "$o:$v" in
-		warmup:0 | ctx-sizes:0 | file-max:0 | file-min:0) continue ;;	# 0 warm-up repetitions, a 0-byte working set, empty files
+		warmup:0 | ctx-sizes:0 | file-max:0 | file-min:0 | delays:0) continue ;;	# 0 warm-up repetitions, a 0-byte working set, empty files, no delay (full load)
 		esac
 		# free text (a host, a secret): only the empty value is wrong
 		if grep -q "^$o\$" "$TMP/text" && [ -n "$v" ]; then continue; fi

@@ -1,0 +1,332 @@
+/* mem-loaded.c — memory latency under load (Intel MLC's --loaded_latency).
+ *
+ * This process, pinned to the first CPU it may use, chases pointers through
+ * a random cyclic chain beyond the last-level cache (mem.lat's main-memory
+ * reach), while loader processes, one per other CPU (--copies: how many),
+ * each pinned, stream reads through buffers of their own, every 64-byte
+ * line summed and followed by a delay loop of D iterations (about a cycle
+ * each). The sweep runs from no load (the loaders paused: "idle") through
+ * decreasing delays to D = 0, full load. At each point the chaser's latency
+ * is timed by the harness (ns per load, `lat/<D>`), and the loaders' bytes
+ * over that time give their total bandwidth (MB/s, MB = 10^6, `bw/<D>`),
+ * read from counters they keep in shared memory.
+ *
+ * Figures: `idle` (ns, the chase with the loaders paused), `peak` (the
+ * loaders' largest bandwidth, MB/s) and the main figure, the latency at
+ * that peak (ns). The text and HTML reports draw the curve, latency over
+ * bandwidth. A loader that ends early (killed) fails the benchmark with the
+ * reason; every loader is stopped, then killed, before it returns. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "affinity.h"
+#include "bench.h"
+#include "clock.h"
+#include "harness.h"
+#include "mem-lat.h"
+#include "result.h"
+#include "scratch.h"
+#include "sysinfo.h"
+#include "units.h"
+
+#define LD_MAX 256		/* loaders at most */
+#define LD_LINES 4096		/* lines between counter updates (256 KiB) */
+#define LD_PAUSED (-1)
+#define LD_SETTLE_NS 50000000	/* after a change of delay, before the point */
+
+struct ld_ctl {
+	_Alignas(64) atomic_int delay;	/* the loaders' delay, LD_PAUSED, */
+	atomic_int stop;		/* and the request to exit */
+	struct {
+		_Alignas(64) atomic_ullong bytes;	/* read so far, each on its own line */
+	} n[LD_MAX];
+};
+
+struct ld {
+	struct ld_ctl *ctl;
+	pid_t pid[LD_MAX];
+	int nld;
+};
+
+/* A delay iteration is about a cycle; a line's read at full speed takes a
+ * few ns: these spread the points over the bandwidth. */
+static const long default_delays[] = { 500, 200, 100, 50, 25, 10, 5, 0 };
+static const long quick_delays[] = { 100, 10, 0 };
+
+/* A loader: pinned to cpu, read buf (words) line by line, each line's
+ * words summed, then the delay; bytes counted every LD_LINES lines. */
+static void loader(struct ld_ctl *c, int k, int cpu, size_t bytes)
+{
+	struct affinity save;
+	uint64_t *buf, sum = 0;
+	size_t lines = bytes / 64, at = 0;
+	const struct timespec ms = { 0, 1000000 };
+
+	os_die_with_parent();
+	if (affinity_pin_to(cpu, &save) < 0 || !(buf = memlat_alloc(bytes)))
+		_exit(3);
+	while (!atomic_load_explicit(&c->stop, memory_order_relaxed)) {
+		int d = atomic_load_explicit(&c->delay, memory_order_relaxed);
+
+		if (d == LD_PAUSED) {
+			nanosleep(&ms, NULL);
+			continue;
+		}
+		for (size_t l = 0; l < LD_LINES; l++, at = at + 1 < lines ? at + 1 : 0) {
+			const uint64_t *p = buf + at * 8;
+
+			sum += p[0] + p[1] + p[2] + p[3] + p[4] + p[5] + p[6] + p[7];
+			for (int j = 0; j < d; j++)
+				BENCH_KEEP(j);
+		}
+		atomic_fetch_add_explicit(&c->n[k].bytes, (unsigned long long)LD_LINES * 64,
+					  memory_order_relaxed);
+		BENCH_KEEP(sum);
+	}
+	_exit(0);
+}
+
+static unsigned long long ld_bytes(const struct ld *l)
+{
+	unsigned long long b = 0;
+
+	for (int k = 0; k < l->nld; k++)
+		b += atomic_load_explicit(&l->ctl->n[k].bytes, memory_order_relaxed);
+	return b;
+}
+
+/* A loader gone: 1 with ctx->reason saying which and how. */
+static int ld_gone(struct bench_ctx *ctx, struct ld *l)
+{
+	for (int k = 0; k < l->nld; k++) {
+		int st;
+
+		if (l->pid[k] > 0 && waitpid(l->pid[k], &st, WNOHANG) == l->pid[k]) {
+			l->pid[k] = 0;
+			if (WIFSIGNALED(st))
+				snprintf(ctx->reason, sizeof(ctx->reason), "loader %d ended: killed by signal %d",
+					 k + 1, WTERMSIG(st));
+			else
+				snprintf(ctx->reason, sizeof(ctx->reason), "loader %d ended: exit status %d%s",
+					 k + 1, WEXITSTATUS(st),
+					 WEXITSTATUS(st) == 3 ? " (could not pin or allocate its buffer)" : "");
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Stop every loader: asked, then after 0.2 s killed; all reaped. */
+static void ld_stop(struct ld *l)
+{
+	const struct timespec ms = { 0, 1000000 };
+
+	atomic_store(&l->ctl->stop, 1);
+	for (int k = 0; k < l->nld; k++) {
+		if (l->pid[k] <= 0)
+			continue;
+		for (int i = 0; i < 200 && waitpid(l->pid[k], NULL, WNOHANG) == 0; i++)
+			nanosleep(&ms, NULL);
+		if (waitpid(l->pid[k], NULL, WNOHANG) == 0) {
+			kill(l->pid[k], SIGKILL);
+			waitpid(l->pid[k], NULL, 0);
+		}
+		l->pid[k] = 0;
+	}
+}
+
+/* The control block: a scratch file mapped and unlinked (MAP_ANONYMOUS is
+ * not POSIX.1-2008). */
+static struct ld_ctl *ld_map(struct bench_ctx *ctx)
+{
+	char path[PATH_MAX];
+	void *p = MAP_FAILED;
+	int fd;
+
+	if (scratch_file(path, sizeof(path), "loaded-ctl") == 0 &&
+	    (fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) >= 0) {
+		if (ftruncate(fd, (off_t)sizeof(struct ld_ctl)) == 0)
+			p = mmap(NULL, sizeof(struct ld_ctl), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		unlink(path);
+		close(fd);
+	}
+	if (p == MAP_FAILED)
+		snprintf(ctx->reason, sizeof(ctx->reason), "the loaders' counters (a scratch file): %s",
+			 strerror(errno));
+	return p;
+}
+
+/* One point: the loaders at delay d (LD_PAUSED: idle), the chase timed as
+ * name (a curve point, but for idle), the loaders' bandwidth over that time
+ * into *bw (MB/s). */
+static int ld_point(struct bench_ctx *ctx, struct ld *l, int d, void *start, const char *name,
+		    double *lat, double *bw)
+{
+	const struct timespec settle = { 0, LD_SETTLE_NS };
+	unsigned long long b0;
+	uint64_t t0;
+
+	atomic_store(&l->ctl->delay, d);
+	nanosleep(&settle, NULL);
+	b0 = ld_bytes(l);
+	t0 = clock_ns();
+	if (memlat_chase(ctx, name, start, d != LD_PAUSED, lat) < 0)
+		return -1;
+	*bw = (double)(ld_bytes(l) - b0) * 1e3 / (double)(clock_ns() - t0);
+	return ld_gone(ctx, l) ? -1 : 0;
+}
+
+/* The sweep's figures: bw/<D> beside each lat/<D>, and the summary. */
+static int ld_figures(struct bench_ctx *ctx, const long *delay, int nd, const double *lat, const double *bw,
+		      double idle)
+{
+	char name[32], from[128];
+	int best = 0;
+
+	for (int i = 0; i < nd; i++) {
+		struct metric *m;
+
+		snprintf(name, sizeof(name), "bw/%ld", delay[i]);
+		snprintf(from, sizeof(from), "the loaders' bytes over lat/%ld's time", delay[i]);
+		if (!(m = result_add_derived(ctx->res, name, "MB/s", BETTER_HIGHER, bw[i], from)))
+			return -1;
+		m->detail = 1;
+		if (bw[i] > bw[best])
+			best = i;
+	}
+	snprintf(from, sizeof(from), "bw/%ld, the largest of the sweep", delay[best]);
+	if (!result_add_derived(ctx->res, "peak", "MB/s", BETTER_HIGHER, bw[best], from))
+		return -1;
+	snprintf(from, sizeof(from), "lat/%ld, at the peak bandwidth", delay[best]);
+	if (!result_add_derived(ctx->res, "", "ns", BETTER_LOWER, lat[best], from))
+		return -1;
+	result_param_num(ctx->res, "idle_ns", idle);
+	return 0;
+}
+
+/* Fork the loaders, loader k on cpu[(k % (n - 1)) + 1]. */
+static int ld_start(struct bench_ctx *ctx, struct ld *l, const int *cpu, int n, size_t bytes)
+{
+	for (int k = 0; k < l->nld; k++) {
+		pid_t pid = harness_fork();
+
+		if (pid == 0)
+			loader(l->ctl, k, cpu[k % (n - 1) + 1], bytes);
+		if (pid < 0) {
+			snprintf(ctx->reason, sizeof(ctx->reason), "fork: %s", strerror(errno));
+			return -1;
+		}
+		l->pid[k] = pid;
+	}
+	return 0;
+}
+
+static int loaded_run(struct bench_ctx *ctx)
+{
+	static int cpu[LD_MAX + 1];
+	const struct bench_opts *o = ctx->opt;
+	struct sysinfo tmp;
+	const struct sysinfo *si = harness_host(ctx, &tmp);
+	const long *delay = o->ndelays ? o->delays : o->quick ? quick_delays : default_delays;
+	int nd = o->ndelays ? o->ndelays : o->quick ? 3 : 8;
+	int n = affinity_cpus(cpu, LD_MAX + 1), rc = -1;
+	uint64_t chain = memlat_main_size(o, si), seed = 0x10ad, llc = sysinfo_llc_size(si);
+	struct ld l = { 0 };
+	struct affinity save = { 0 };
+	double lat[BENCH_MAX_LIST], bw[BENCH_MAX_LIST], idle, idle_bw;
+	size_t each;
+	char *buf = NULL, name[32];
+	void *start;
+
+	l.nld = o->ncopies ? (int)o->copies[0] : n - 1;
+	if (l.nld > LD_MAX)
+		l.nld = LD_MAX;
+	/* the loaders' buffers: together at least 4 x the LLC, each --mem-size
+	 * at least (up to 4 MiB with --quick) */
+	each = o->quick && o->mem_size > (4u << 20) ? 4u << 20 : o->mem_size;
+	if (!o->quick && llc && 4 * llc / (uint64_t)l.nld > each)
+		each = 4 * llc / (uint64_t)l.nld;
+	each &= ~(size_t)4095;
+	if ((l.ctl = ld_map(ctx)) == MAP_FAILED)
+		return -1;
+	if (!(buf = memlat_alloc(chain))) {
+		memlat_failed(ctx, "cannot allocate the chain's buffer", chain);
+		goto out;
+	}
+	{
+		struct memlat_chain c = { buf, chain / 64, 64, 0 };
+
+		if (!(start = memlat_ready(ctx, &c, 1, &seed, "random")))
+			goto out;
+	}
+	atomic_store(&l.ctl->delay, LD_PAUSED);
+	if (ld_start(ctx, &l, cpu, n, each) < 0 || affinity_pin_to(cpu[0], &save) < 0)
+		goto out;
+	if (ld_point(ctx, &l, LD_PAUSED, start, "idle", &idle, &idle_bw) < 0)
+		goto out;
+	for (int i = 0; i < nd; i++) {
+		snprintf(name, sizeof(name), "lat/%ld", delay[i]);
+		if (ld_point(ctx, &l, (int)delay[i], start, name, &lat[i], &bw[i]) < 0)
+			goto out;
+	}
+	if (ld_figures(ctx, delay, nd, lat, bw, idle) < 0) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+		goto out;
+	}
+	result_param_num(ctx->res, "loaders", l.nld);
+	result_param_num(ctx->res, "chaser_cpu", cpu[0]);
+	result_param_num(ctx->res, "chain_bytes", (double)chain);
+	result_param_num(ctx->res, "loader_buffer_bytes", (double)each);
+	if (l.nld > n - 1) {
+		char note[160];
+
+		snprintf(note, sizeof(note), "%d loaders on %d other CPU%s: loaders share CPUs, "
+			 "so their bandwidth is not the machine's", l.nld, n - 1, n - 1 == 1 ? "" : "s");
+		result_note(ctx->res, "peak", note);
+	}
+	rc = 0;
+out:
+	ld_stop(&l);
+	affinity_restore(&save);
+	munmap(l.ctl, sizeof(*l.ctl));
+	free(buf);
+	return rc;
+}
+
+/* 0 with two CPUs to pin to (the chaser's and a loader's); else -1 and why. */
+static int loaded_supported(struct bench_ctx *ctx)
+{
+	int n = affinity_count();
+
+	if (n < 0)
+		snprintf(ctx->reason, sizeof(ctx->reason), "%s",
+			 errno == ENOSYS ? "this OS gives no way to pin a process to a CPU" : strerror(errno));
+	else if (n < 2)
+		snprintf(ctx->reason, sizeof(ctx->reason), "one CPU to run on: no CPU left for a loader");
+	return n >= 2 ? 0 : -1;
+}
+
+/* For the progress line: the idle point and the sweep's. */
+static double loaded_estimate(const struct bench_opts *opt, const struct harness_cfg *cfg, double fig_s)
+{
+	(void)cfg;
+	return ((opt->ndelays ? opt->ndelays : opt->quick ? 3 : 8) + 1) * (fig_s + 0.05) + 2;
+}
+
+const struct bench bench_mem_loaded = {
+	.id = "mem.loaded", .group = "mem", .title = "Loaded latency (MLC)",
+	.unit = "ns", .better = BETTER_LOWER, .kind = KIND_LATENCY,
+	.supported = loaded_supported,
+	.run = loaded_run,
+	.estimate = loaded_estimate,
+	.own_size = 1,	/* the chain beyond the last-level cache, as mem.lat's main memory */
+};
