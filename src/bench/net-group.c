@@ -20,12 +20,13 @@ static const struct optdef net_options[] = {
 	  "the server sends, the client receives (iperf3 -R)", RES_NONE, 0, 0, 0 },
 	{ "bidir", OT_FLAG, N(bidir), NULL, NULL, 0, 1, "net.tcp.bw",
 	  "both directions at once, --streams each way", RES_NONE, 0, 0, 0 },
-	{ "buf-len", OT_SIZE, N(buf_len), "8k", NULL, 1, 1 * OPT_MIB, "net.tcp.bw",
-	  "bytes per read or write call (ttcp -l)", RES_NONE, 0, 0, 0 },
-	{ "nbuf", OT_UINT, N(nbuf), "16384", NULL, 1, 1000000000, "net.tcp.bw",
-	  "buffers sent per stream and repetition (ttcp -n; 128 MiB at 8 KiB, also with --quick: "
-	  "far more than the socket buffers hold); --duration sends for a time instead",
+	{ "buf-len", OT_SIZE, N(buf_len), "128k", NULL, 1, 1 * OPT_MIB, "net.tcp.bw",
+	  "bytes per read or write call (iperf3 -l, ttcp -l; the ttcp personality: 8k)",
 	  RES_NONE, 0, 0, 0 },
+	{ "nbuf", OT_UINT, N(nbuf), NULL, NULL, 1, 1000000000, "net.tcp.bw",
+	  "send buffers per stream and repetition, as ttcp -n (the ttcp personality: 16384, 128 MiB "
+	  "at 8 KiB); without it (or with --duration) each repetition streams for a time, as "
+	  "iperf3: 2 s after 1 s left out (--quick: 0.5 s after 0.2 s)", RES_NONE, 0, 0, 0 },
 	{ "msg-sizes", OT_SIZE_LIST, OPT_IN_LIST(struct net_opts, msg_sizes, nmsg_sizes), NULL, NULL,
 	  1, 1 * OPT_MIB, "net.tcp.bw", "also measure with these buffer lengths (a sweep, up to 8)",
 	  RES_NONE, 0, 0, 0 },

@@ -1,6 +1,9 @@
 /* net-tcp.c — net.tcp.bw: TCP stream throughput, ttcp's measurement with
- * iperf3's options. One repetition sends buf-len x nbuf bytes per stream
- * (ttcp -l, -n), or streams for --duration; --streams N in parallel,
+ * iperf3's options. By default a repetition streams 128 KiB writes for a
+ * time with its first second left out, as iperf3 measures; with --nbuf (the
+ * ttcp personality's 8 KiB x 16384) it sends buf-len x nbuf bytes per
+ * stream as ttcp -l, -n does; --duration and --warmup DUR set the time and
+ * the part left out; --streams N in parallel,
  * --reverse (the server sends), --bidir (both ways at once), and a sweep of
  * buffer lengths (--msg-sizes). All streams of a repetition run in one poll
  * loop and are stopped together, so the aggregate covers a window in which
@@ -17,6 +20,11 @@
 #include "net/server.h"
 #include "result.h"
 
+#define TCPBW_TIME_NS 2000000000ull		/* a time-based repetition's time */
+#define TCPBW_OMIT_NS 1000000000ull		/* and its start left out */
+#define TCPBW_QUICK_NS 500000000ull		/* the same with --quick */
+#define TCPBW_QUICK_OMIT_NS 200000000ull
+
 struct rep {
 	double real_s, user_s, sys_s, txb, rxb, txcalls, rxcalls;	/* this end */
 	double r_real_s, r_user_s, r_sys_s, r_txb, r_rxb, r_txcalls, r_rxcalls;	/* the server */
@@ -29,6 +37,7 @@ struct tcpbw {
 	struct net_client c;
 	struct net_pump p;
 	int streams, dir, time_based;
+	uint64_t ms;		/* time-based: the server's time, its ramp included */
 	size_t len;
 	uint64_t total;		/* bytes a repetition moves (amount-based) */
 	struct rep *reps;
@@ -56,7 +65,7 @@ static int tcpbw_prepare(void *state, struct long_run *lr)
 	proto_set(&m, PK_LEN, t->len);
 	proto_set(&m, PK_DIR, (uint64_t)t->dir);
 	if (t->time_based)
-		proto_set(&m, PK_MS, ctx->h->cfg.duration_ns / 1000000 + ctx->h->cfg.ramp_ns / 1000000 + 1);
+		proto_set(&m, PK_MS, t->ms);
 	if (net_client_test(ctx, &t->c, &m) < 0)
 		return -1;
 	memset(&t->p, 0, sizeof(t->p));
@@ -286,12 +295,13 @@ static int tcpbw_run(struct bench_ctx *ctx)
 	t.streams = o->streams > 0 ? o->streams : 1;
 	t.dir = no->bidir ? D_BIDIR : no->reverse ? D_RECV : D_SEND;
 	t.len = no->buf_len ? (size_t)no->buf_len : 8192;
-	t.time_based = ctx->h->cfg.duration_ns > 0;
+	t.time_based = ctx->h->cfg.duration_ns > 0 || no->nbuf == 0;
 	if (net_client_open(ctx, &t.c) < 0)
 		return -1;
 	net_client_params(ctx, &t.c);
 	result_param_num(ctx->res, "buflen", (double)t.len);
-	result_param_num(ctx->res, "nbuf", no->nbuf);
+	if (!t.time_based)
+		result_param_num(ctx->res, "nbuf", no->nbuf);
 	result_param_num(ctx->res, "streams", t.streams);
 	result_param_str(ctx->res, "direction", t.dir == D_BIDIR ? "bidirectional" :
 			 t.dir == D_RECV ? "reverse (server sends)" : "client sends");
@@ -305,6 +315,18 @@ static int tcpbw_run(struct bench_ctx *ctx)
 	lo.prepare = tcpbw_prepare;
 	lo.op = tcpbw_op;
 	lo.time_based = t.time_based;
+	/* iperf3's way: a time, its first part left out (-t, -O) */
+	lo.duration_ns = o->quick ? TCPBW_QUICK_NS : TCPBW_TIME_NS;
+	lo.ramp_ns = o->quick ? TCPBW_QUICK_OMIT_NS : TCPBW_OMIT_NS;
+	if (t.time_based) {
+		const struct harness_cfg *cfg = &ctx->h->cfg;
+		uint64_t dur = cfg->duration_ns ? cfg->duration_ns : lo.duration_ns;
+		uint64_t ramp = cfg->ramp_ns ? cfg->ramp_ns : cfg->warmup_given ? 0 : lo.ramp_ns;
+
+		t.ms = (dur + ramp) / 1000000 + 1;
+		result_param_num(ctx->res, "duration_s", (double)dur / 1e9);
+		result_param_num(ctx->res, "omitted_s", (double)ramp / 1e9);
+	}
 	for (k = -1; k < no->nmsg_sizes; k++) {
 		char name[40];
 
@@ -334,13 +356,16 @@ out:
 	return rc;
 }
 
-/* For the progress line: each repetition's amount at about 1 GB/s (or
- * --duration), for the main figure and each --msg-sizes length. */
+/* For the progress line: each repetition's time (--duration, or the own
+ * default), or its amount at about 1 GB/s (--nbuf), for the main figure
+ * and each --msg-sizes length. */
 static double tcpbw_estimate(const struct bench_opts *opt, const struct harness_cfg *cfg, double fig_s)
 {
 	const struct net_opts *no = net_opts(opt);
 	double per = cfg->duration_ns ? (double)cfg->duration_ns / 1e9 :
-		     (double)(no->buf_len ? no->buf_len : 8192) * no->nbuf * (opt->streams > 0 ? opt->streams : 1) / 1e9;
+		     no->nbuf ? (double)(no->buf_len ? no->buf_len : 8192) * no->nbuf *
+					(opt->streams > 0 ? opt->streams : 1) / 1e9 :
+		     (double)(opt->quick ? TCPBW_QUICK_NS + TCPBW_QUICK_OMIT_NS : TCPBW_TIME_NS + TCPBW_OMIT_NS) / 1e9;
 
 	(void)fig_s;
 	return (1 + no->nmsg_sizes) * harness_estimate_reps(cfg) * per;

@@ -132,6 +132,18 @@ static int parse_run_args(int argc, char **argv, struct run_args *a)
 	return 0;
 }
 
+/* The personality's options, where the command line did not give them. */
+static int apply_preset(struct run_args *a, const struct personality *p, char *err, size_t errlen)
+{
+	for (const char *const *kv = p && p->preset ? p->preset : NULL; kv && kv[0]; kv += 2) {
+		const struct optdef *d = opt_find(kv[0]);
+
+		if (d && !a->set.given[opt_index(d)] && opt_parse(d, kv[1], &a->cfg, &a->opt, err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* The table a run prints: its personality's format, else the text table,
  * from the format table (report/formats.c). */
 static void render_table(const struct result *r, FILE *f, void *ctx)
@@ -157,6 +169,7 @@ int cmd_run(int argc, char **argv)
 	if (!(sel = calloc(registry_count, 1)))
 		return usage_error("out of memory");
 	if (registry_select(argc - optind, argv + optind, sel, &pers, err, sizeof(err)) < 0 ||
+	    apply_preset(&a, pers, err, sizeof(err)) < 0 ||
 	    opt_check_readers(&a.set, sel, err, sizeof(err)) < 0 ||
 	    opt_check_resources(&a.set, sel, &a.opt, scratch_parent(a.dir), err, sizeof(err)) < 0) {
 		free(sel);

@@ -30,6 +30,7 @@ struct long_run {
 	uint64_t t_end;		/* long_end(): when the op's timed work ended (0: at its return) */
 	uint64_t deadline;	/* time-based: end of the repetition */
 	uint64_t t_ramp;	/* --warmup DUR, --steady-state: when the ramp ended (0: not yet) */
+	uint64_t ramp_ns;	/* the ramp: --warmup DUR, else the op's own (a time-based op's) */
 	/* --steady-state: the ramp's interval figures (the last SS_MAX), the
 	 * current one's start and amount, and how each repetition's ramp ended */
 	double ss_v[SS_MAX];
@@ -261,7 +262,7 @@ static int steady(const struct long_run *lr)
 /* Still in the ramp (--warmup DUR or --steady-state): nothing counted yet. */
 static int ramping(const struct long_run *lr)
 {
-	return (lr->cfg->ramp_ns || steady(lr)) && !lr->t_ramp;
+	return (lr->ramp_ns || steady(lr)) && !lr->t_ramp;
 }
 
 static void end_ramp(struct long_run *lr, uint64_t now)
@@ -318,7 +319,7 @@ int long_progress(struct long_run *lr, double amount)
 	uint64_t now = cfg->now();
 
 	lr->amount += amount;
-	if (cfg->ramp_ns && !lr->t_ramp && now - lr->t0 >= cfg->ramp_ns)
+	if (lr->ramp_ns && !lr->t_ramp && now - lr->t0 >= lr->ramp_ns)
 		end_ramp(lr, now);
 	else if (steady(lr) && !lr->t_ramp)
 		steady_check(lr, now);
@@ -439,7 +440,7 @@ static int one_rep(struct long_run *lr, struct harness_cpu *cpu_sum, double *val
 	lr->ss_n = 0;
 	lr->ss_amount0 = 0;
 	/* with --steady-state the deadline is set when the ramp ends */
-	lr->deadline = lo->time_based && !steady(lr) ? lr->t0 + cfg->ramp_ns + dur : 0;
+	lr->deadline = lo->time_based && !steady(lr) ? lr->t0 + lr->ramp_ns + dur : 0;
 	errno = 0;
 	rc = lo->op(lo->state, lr);
 	t1 = lr->t_end ? lr->t_end : cfg->now();
@@ -455,10 +456,10 @@ static int one_rep(struct long_run *lr, struct harness_cpu *cpu_sum, double *val
 	}
 	if (steady(lr) && !lr->t_ramp)	/* ended in its ramp (by its own clock) */
 		lr->ss_never++;
-	if (cfg->ramp_ns && !lr->t_ramp) {
+	if (lr->ramp_ns && !lr->t_ramp) {
 		snprintf(ctx->reason, sizeof(ctx->reason),
-			 "the operation ended before the --warmup ramp of %.3g s was over",
-			 (double)cfg->ramp_ns / 1e9);
+			 "the operation ended before the %s ramp of %.3g s was over",
+			 cfg->ramp_ns ? "--warmup" : "omitted", (double)lr->ramp_ns / 1e9);
 		return -1;
 	}
 	amount = lr->amount - lr->amount_ramp;
@@ -525,7 +526,10 @@ static void put_hist(struct metric *m, const struct hist *h)
 int harness_long(struct bench_ctx *ctx, const struct long_op *lo, double *median)
 {
 	const struct harness_cfg *cfg = &ctx->h->cfg;
-	struct long_run lr = { .ctx = ctx, .lo = lo, .cfg = cfg };
+	struct long_run lr = {
+		.ctx = ctx, .lo = lo, .cfg = cfg,
+		.ramp_ns = cfg->ramp_ns ? cfg->ramp_ns : !cfg->warmup_given && lo->time_based ? lo->ramp_ns : 0,
+	};
 	struct harness_cpu cpu = { 0, 0, 0 }, zero = { 0, 0, 0 };
 	int reps = cfg->reps > 0 ? cfg->reps : 1, cap, k = 0, w, c, i, rc = -1;
 	double *val, *per, *amt, med_per, *camt[2] = { NULL, NULL }, *cval[2] = { NULL, NULL };

@@ -35,6 +35,7 @@ struct harness_cfg {
 	 * runs its duration. 0: off. */
 	double ss_bound;
 	uint64_t ss_window_ns;
+	int warmup_given;	/* --warmup given (either form): no op's own ramp then */
 	uint64_t ramp_ns;	/* --warmup DUR: the first DUR of each repetition is
 				 * run but left out of its figure (fio's ramp_time) */
 	uint64_t interval_ns;	/* per-interval figures (default 1 s) */
@@ -113,6 +114,8 @@ struct long_op {
 	double total;		/* amount one repetition does, for the ETA (0: unknown) */
 	int time_based;		/* op runs until long_progress() returns 1 */
 	uint64_t duration_ns;	/* a time-based op's own default (0: 10 s) */
+	uint64_t ramp_ns;	/* and its own ramp left out of the figure when
+				 * --warmup is not given (iperf3's omit; 0: none) */
 	/* A mixed workload's two kinds of operation ("read", "write"), each
 	 * reported with long_class(): besides the figure of all of them, a
 	 * figure "NAME CLASS" of each (its share of each repetition's amount;

@@ -382,6 +382,7 @@ int opt_parse(const struct optdef *d, const char *val, struct harness_cfg *cfg,
 		*(uint64_t *)p = u;
 		return 0;
 	case OT_WARMUP:
+		cfg->warmup_given = 1;
 		if (parse_uint(val, 0, 1000, &l) == 0) {
 			cfg->warmup_reps = (int)l;
 			cfg->ramp_ns = 0;

@@ -10,17 +10,20 @@ const struct bench *const registry[] = { BENCH_LIST(X) };
 #undef X
 const size_t registry_count = sizeof(registry) / sizeof(registry[0]);
 
+/* ttcp's own method: 16384 writes of 8 KiB (128 MiB) per repetition */
+static const char *const ttcp_preset[] = { "buf-len", "8k", "nbuf", "16384", NULL };
+
 const struct personality personalities[] = {
 	{ "lmbench", "lmbench 3 summary", "proc,ipc,vm,fs,mem,cpu,net.tcp.lat,net.udp.lat,net.rpc.lat,"
-	  "net.tcp.connect,net.tcp.bw", "lmbench" },
-	{ "ttcp", "ttcp -t / -r", "net.tcp.bw", "ttcp" },
+	  "net.tcp.connect,net.tcp.bw", "lmbench", NULL },
+	{ "ttcp", "ttcp -t / -r", "net.tcp.bw", "ttcp", ttcp_preset },
 	/* cpu: the bakeoff-int workload in Dhrystone 1.1's line shape */
-	{ "dhrystone", "bakeoff-int in Dhrystone's line shape", "cpu.int", "dhrystone" },
+	{ "dhrystone", "bakeoff-int in Dhrystone's line shape", "cpu.int", "dhrystone", NULL },
 	/* disk */
-	{ "dd", "dd's lines and the /dev/null ceiling", "disk.seq", "dd" },
-	{ "bonnie", "bonnie++ tables and CSV line", "disk.bonnie", "bonnie" },
-	{ "iozone", "iozone's auto-mode table and matrices", "disk.iozone", "iozone" },
-	{ NULL, NULL, NULL, NULL },
+	{ "dd", "dd's lines and the /dev/null ceiling", "disk.seq", "dd", NULL },
+	{ "bonnie", "bonnie++ tables and CSV line", "disk.bonnie", "bonnie", NULL },
+	{ "iozone", "iozone's auto-mode table and matrices", "disk.iozone", "iozone", NULL },
+	{ NULL, NULL, NULL, NULL, NULL },
 };
 
 const struct bench_group *const registry_groups[] = {

@@ -157,6 +157,9 @@ struct personality {
 	const char *title;
 	const char *select;	/* comma-separated ids / prefixes */
 	const char *format;	/* report format its run prints ("lmbench") */
+	/* options it sets where the command line does not: name, value, ...,
+	 * NULL (ttcp's 8 KiB x 16384 buffers); NULL for none */
+	const char *const *preset;
 };
 extern const struct personality personalities[];
 

@@ -59,8 +59,12 @@ void report_ttcp(const struct result *r, FILE *f)
 	addr = result_param(b, "peer_address");
 	port = addr && addr->str && strrchr(addr->str, ':') ? strrchr(addr->str, ':') + 1 : "?";
 	for (k = 0; k < 2; k++) {
-		fprintf(f, "ttcp-%s: buflen=%.0f, nbuf=%.0f, port=", k ? "r" : "t", num(b, "buflen"),
-			num(b, "nbuf"));
+		/* a run for a time (iperf3's way) sent no set number of buffers:
+		 * as many as the bytes sent make */
+		double nbuf = result_param(b, "nbuf") || num(b, "buflen") <= 0 ? num(b, "nbuf") :
+			      num(b, "t_bytes") / num(b, "buflen");
+
+		fprintf(f, "ttcp-%s: buflen=%.0f, nbuf=%.0f, port=", k ? "r" : "t", num(b, "buflen"), nbuf);
 		report_put(f, port, 0);
 		fputs(k ? "  tcp\n" : " tcp -> ", f);
 		if (!k) {

@@ -33,7 +33,8 @@ done
 check "net.tcp.bw between 10 MB/s and 100 GB/s" num_between "$(median "$R" net.tcp.bw)" 10 100000
 check "net.tcp.bw sent = received" [ "$(jget "$R" 'bench("net.tcp.bw")->{params}{t_bytes}')" = \
 	"$(jget "$R" 'bench("net.tcp.bw")->{params}{r_bytes}')" ]
-check "net.tcp.bw: ttcp's amount (2048 x 8 KiB)" [ "$(jget "$R" 'bench("net.tcp.bw")->{params}{t_bytes}')" -ge 16777216 ]
+check "net.tcp.bw by default as iperf3: 128 KiB writes for a time, its start left out (--quick: 0.5 s after 0.2 s)" \
+	[ "$(jget "$R" 'my $p = bench("net.tcp.bw")->{params}; join " ", map { $p->{$_} // "-" } qw(buflen mode duration_s omitted_s nbuf)')" = "131072 duration 0.5 0.2 -" ]
 check "net.tcp.bw: the server's CPU recorded" num_between "$(jget "$R" 'bench("net.tcp.bw")->{params}{remote_cpu_pct}')" 0.01 400
 if os_linux; then
 	check "net.tcp.bw: TCP_INFO RTT recorded" num_between "$(jget "$R" 'bench("net.tcp.bw")->{params}{tcp_rtt_us}')" 1 1e7
@@ -85,6 +86,10 @@ med=$(median "$TMP/tq.json" net.tcp.bw)
 check "ttcp-t's KB/sec is the median ($kbs KB/s, $med MB/s)" \
 	perl -e 'exit !($ARGV[0] > 0 && abs($ARGV[0] * 1024 / 1e6 / $ARGV[1] - 1) < 1e-6)' "$kbs" "$med"
 check "--quick: 128 MiB in the repetition" [ "$(jget "$TMP/tq.json" 'bench("net.tcp.bw")->{params}{t_bytes}')" -ge 134217728 ]
+check "the ttcp personality keeps ttcp's method: 8 KiB x 16384, amount-based" \
+	[ "$(jget "$TMP/tq.json" 'my $p = bench("net.tcp.bw")->{params}; join " ", map { $p->{$_} // "-" } qw(buflen nbuf mode)')" = "8192 16384 buflen x nbuf per stream" ]
+"$BAKEOFF" run -q --quick --buf-len 64k --dir "$TMP/s" -o "$TMP/tb.json" ttcp >/dev/null 2>&1
+check "  an option given beats the personality's" [ "$(jget "$TMP/tb.json" 'bench("net.tcp.bw")->{params}{buflen}')" = 65536 ]
 check "the receiver's time is within the time measured" \
 	perl -e 'exit !($ARGV[0] > 0 && $ARGV[0] <= $ARGV[1])' \
 	"$(jget "$TMP/tq.json" 'bench("net.tcp.bw")->{params}{r_real_s}')" "$(jget "$TMP/tq.json" 'bench("net.tcp.bw")->{params}{t_real_s}')"
