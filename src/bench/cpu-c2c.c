@@ -17,8 +17,6 @@
  * first, then pairs spread evenly over the rest, and params say how many of
  * how many were measured. */
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -200,27 +198,6 @@ int c2c_pairs(const int *cpu, int n, int max, int (*pair)[2], long *total)
 	return np;
 }
 
-/* The shared line: a scratch file mapped and unlinked (MAP_ANONYMOUS is
- * not POSIX.1-2008); MAP_FAILED with ctx->reason set. */
-static struct c2c_line *c2c_map(struct bench_ctx *ctx)
-{
-	char path[PATH_MAX];
-	void *p = MAP_FAILED;
-	int fd = -1;
-
-	if (scratch_file(path, sizeof(path), "c2c-line") == 0 &&
-	    (fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) >= 0) {
-		if (ftruncate(fd, (off_t)sizeof(struct c2c_line)) == 0)
-			p = mmap(NULL, sizeof(struct c2c_line), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-		unlink(path);
-		close(fd);
-	}
-	if (p == MAP_FAILED)
-		snprintf(ctx->reason, sizeof(ctx->reason), "the shared line (a scratch file): %s",
-			 strerror(errno));
-	return p;
-}
-
 static int c2c_run(struct bench_ctx *ctx)
 {
 	static int cpu[C2C_CPUS], pair[C2C_CPUS * 2][2];
@@ -243,8 +220,11 @@ static int c2c_run(struct bench_ctx *ctx)
 	if (max > (int)(sizeof(pair) / sizeof(pair[0])))
 		max = (int)(sizeof(pair) / sizeof(pair[0]));
 	np = c2c_pairs(cpu, n, max, pair, &total);
-	if ((l = c2c_map(ctx)) == MAP_FAILED)
+	if (!(l = scratch_shared("c2c-line", sizeof(*l)))) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "the shared line (a scratch file): %s",
+			 strerror(errno));
 		return -1;
+	}
 	if (!(half = malloc((size_t)np * sizeof(double)))) {
 		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
 		munmap(l, sizeof(*l));
@@ -281,14 +261,7 @@ static int c2c_run(struct bench_ctx *ctx)
 /* 0 with two CPUs this process may be pinned to; else -1 and why. */
 static int c2c_supported(struct bench_ctx *ctx)
 {
-	int n = affinity_count();
-
-	if (n < 0)
-		snprintf(ctx->reason, sizeof(ctx->reason), "%s",
-			 errno == ENOSYS ? "this OS gives no way to pin a process to a CPU" : strerror(errno));
-	else if (n < 2)
-		snprintf(ctx->reason, sizeof(ctx->reason), "one CPU to run on");
-	return n >= 2 ? 0 : -1;
+	return affinity_need_two(ctx->reason, sizeof(ctx->reason));
 }
 
 /* For the progress line: a figure per pair; 1 pair on 2 CPUs. */

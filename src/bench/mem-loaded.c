@@ -17,8 +17,6 @@
  * bandwidth. A loader that ends early (killed) fails the benchmark with the
  * reason; every loader is stopped, then killed, before it returns. */
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -144,27 +142,6 @@ static void ld_stop(struct ld *l)
 	}
 }
 
-/* The control block: a scratch file mapped and unlinked (MAP_ANONYMOUS is
- * not POSIX.1-2008). */
-static struct ld_ctl *ld_map(struct bench_ctx *ctx)
-{
-	char path[PATH_MAX];
-	void *p = MAP_FAILED;
-	int fd;
-
-	if (scratch_file(path, sizeof(path), "loaded-ctl") == 0 &&
-	    (fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) >= 0) {
-		if (ftruncate(fd, (off_t)sizeof(struct ld_ctl)) == 0)
-			p = mmap(NULL, sizeof(struct ld_ctl), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-		unlink(path);
-		close(fd);
-	}
-	if (p == MAP_FAILED)
-		snprintf(ctx->reason, sizeof(ctx->reason), "the loaders' counters (a scratch file): %s",
-			 strerror(errno));
-	return p;
-}
-
 /* One point: the loaders at delay d (LD_PAUSED: idle), the chase timed as
  * name (a curve point, but for idle), the loaders' bandwidth over that time
  * into *bw (MB/s). */
@@ -256,8 +233,11 @@ static int loaded_run(struct bench_ctx *ctx)
 	if (!o->quick && llc && 4 * llc / (uint64_t)l.nld > each)
 		each = 4 * llc / (uint64_t)l.nld;
 	each &= ~(size_t)4095;
-	if ((l.ctl = ld_map(ctx)) == MAP_FAILED)
+	if (!(l.ctl = scratch_shared("loaded-ctl", sizeof(*l.ctl)))) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "the loaders' counters (a scratch file): %s",
+			 strerror(errno));
 		return -1;
+	}
 	if (!(buf = memlat_alloc(chain))) {
 		memlat_failed(ctx, "cannot allocate the chain's buffer", chain);
 		goto out;
@@ -305,14 +285,11 @@ out:
 /* 0 with two CPUs to pin to (the chaser's and a loader's); else -1 and why. */
 static int loaded_supported(struct bench_ctx *ctx)
 {
-	int n = affinity_count();
+	int rc = affinity_need_two(ctx->reason, sizeof(ctx->reason));
 
-	if (n < 0)
-		snprintf(ctx->reason, sizeof(ctx->reason), "%s",
-			 errno == ENOSYS ? "this OS gives no way to pin a process to a CPU" : strerror(errno));
-	else if (n < 2)
+	if (rc < 0 && affinity_count() == 1)	/* what the second CPU is for */
 		snprintf(ctx->reason, sizeof(ctx->reason), "one CPU to run on: no CPU left for a loader");
-	return n >= 2 ? 0 : -1;
+	return rc;
 }
 
 /* For the progress line: the idle point and the sweep's. */

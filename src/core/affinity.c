@@ -11,6 +11,8 @@
  * The OS calls are in os.h; where the OS has none (ENOSYS) pinning
  * reports "unsupported" rather than failing. */
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
 #include "affinity.h"
 
 int affinity_pin_here(struct affinity *save, int *cpu)
@@ -82,6 +84,18 @@ void affinity_restore(const struct affinity *save)
 		return;
 	os_cpuset_set(&save->mask);
 	errno = e;
+}
+
+int affinity_need_two(char *why, size_t n)
+{
+	int c = affinity_count();
+
+	if (c < 0)
+		snprintf(why, n, "%s", errno == ENOSYS ? "this OS gives no way to pin a process to a CPU" :
+						strerror(errno));
+	else if (c < 2)
+		snprintf(why, n, "one CPU to run on");
+	return c >= 2 ? 0 : -1;
 }
 
 int affinity_count(void)

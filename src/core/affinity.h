@@ -21,6 +21,10 @@ int affinity_pin_to(int cpu, struct affinity *save);
 /* The CPUs the calling process may run on, ascending, at most max of them
  * into cpus: how many, or -1 (errno set; ENOSYS where unsupported). */
 int affinity_cpus(int *cpus, int max);
+/* Whether a benchmark that pins processes to two CPUs or more can run
+ * here: 0; else -1 with why in why ("one CPU to run on", or that the OS
+ * cannot pin). */
+int affinity_need_two(char *why, size_t n);
 /* Put back the mask saved by affinity_pin_here; nothing when none was
  * saved (or save is NULL). */
 void affinity_restore(const struct affinity *save);

@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "scratch.h"
@@ -404,6 +405,25 @@ void scratch_signals_default(void)
 int scratch_interrupted(void)
 {
 	return interrupted;
+}
+
+void *scratch_shared(const char *name, size_t bytes)
+{
+	char path[PATH_MAX];
+	void *p = MAP_FAILED;
+	int fd, e;
+
+	if (scratch_file(path, sizeof(path), name) < 0)
+		return NULL;
+	if ((fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0)
+		return NULL;
+	if (ftruncate(fd, (off_t)bytes) == 0)
+		p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	e = errno;
+	unlink(path);
+	close(fd);
+	errno = e;
+	return p == MAP_FAILED ? NULL : p;
 }
 
 size_t scratch_slice(size_t off, size_t bytes, size_t slice)

@@ -48,6 +48,10 @@ void scratch_signals(void);
 /* Restore default dispositions (for forked children). */
 void scratch_signals_default(void);
 int scratch_interrupted(void);
+/* A shared mapping of bytes (zero-filled) that children forked later
+ * share: a scratch file `name`, mapped and unlinked at once (MAP_ANONYMOUS
+ * is not POSIX.1-2008). NULL with errno set. munmap() it when done. */
+void *scratch_shared(const char *name, size_t bytes);
 /* The length of the next slice of a long loop over bytes, from off: at most
  * slice; 0 (errno EINTR) once a signal asked the run to stop. */
 size_t scratch_slice(size_t off, size_t bytes, size_t slice);

@@ -33,8 +33,6 @@ static char name[256];
 int stream_open(const char *path, char *err, size_t errlen)
 {
 	struct stat st;
-	char tmp[4096];
-	int sfd;
 
 	snprintf(name, sizeof(name), "%s", path);
 	if (strcmp(path, "-") == 0) {
@@ -58,17 +56,8 @@ int stream_open(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "--json-stream %s: %s", path, strerror(errno));
 		return -1;
 	}
-	/* the shared page: a file in the scratch directory, mapped and
-	 * unlinked (MAP_ANONYMOUS is not POSIX.1-2008) */
-	sh = MAP_FAILED;
-	if (scratch_file(tmp, sizeof(tmp), "stream-state") == 0 &&
-	    (sfd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) >= 0) {
-		if (ftruncate(sfd, (off_t)sizeof(*sh)) == 0)
-			sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED, sfd, 0);
-		unlink(tmp);
-		close(sfd);
-	}
-	if (sh == MAP_FAILED) {
+	/* the shared page, in the scratch directory */
+	if (!(sh = scratch_shared("stream-state", sizeof(*sh)))) {
 		snprintf(err, errlen, "--json-stream: its state in the scratch directory: %s", strerror(errno));
 		if (own)
 			close(fd);
