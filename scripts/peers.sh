@@ -210,7 +210,11 @@ lmb_fs() {
 	rm -rf "$TMP/lfs"
 }
 # par_mem prints a line per buffer size, doubling from 1 KiB up to -M; the
-# last is its summary's "mem par". Both tools get the same buffer: the
+# last is its summary's "mem par". Its own timing calibration ran for over
+# 10 minutes per size on a 2-vCPU guest, so it gets what lmbench's config
+# script would export instead: ENOUGH=5000 (us a measurement lasts at
+# least) and zero timer and loop overheads (TIMING_O, LOOP_O: nothing
+# beside a miss of ~100 ns). Both tools get the same buffer: the
 # smallest power of two at least 4 x the last-level cache (bakeoff's reach
 # for main memory; --mem-size that large is used as given).
 MLPSZ=$("$BAKEOFF" sysinfo --json | perl -MJSON::PP -e 'local $/; my $h = decode_json(<STDIN>); my $l = 0;
@@ -222,7 +226,8 @@ mlp_bakeoff() {
 	rm -f "$TMP/b.json"
 }
 mlp_lmbench() {
-	put lmb.mem.mlp "$("$LMB/par_mem" -L 64 -M "$MLPSZ" 2>&1 | awk 'NF == 2 { v = $2 } END { print v }')"
+	put lmb.mem.mlp "$(ENOUGH=5000 TIMING_O=0 LOOP_O=0 "$LMB/par_mem" -L 64 -M "$MLPSZ" 2>&1 |
+		awk 'NF == 2 { v = $2 } END { print v }')"
 }
 LMBFS=${PEERS_LMBENCH_FS:-0}
 WHY_LMBFS="$WHY_LMB"

@@ -65,12 +65,62 @@ void *memlat_node(const struct memlat_chain *c, size_t k)
 	return c->base + k * c->spacing + off;
 }
 
+/* MEMLAT_PAGES: the pages (4 KiB of nodes) in a random order, and each
+ * page's nodes in a random order of their own before the next page's. */
+static void *link_by_page(const struct memlat_chain *c, uint64_t *seed)
+{
+	size_t per = c->spacing < 4096 ? 4096 / c->spacing : 1, npages = (c->nodes + per - 1) / per;
+	size_t *page = malloc(npages * sizeof(size_t)), line[4096], i, j;
+	void **prev = NULL, **first = NULL;
+
+	if (!page)
+		return NULL;
+	for (i = 0; i < npages; i++)
+		page[i] = i;
+	for (i = npages; i > 1; i--) {	/* Fisher-Yates */
+		size_t r = (size_t)(splitmix(seed) % i), t = page[i - 1];
+
+		page[i - 1] = page[r];
+		page[r] = t;
+	}
+	for (i = 0; i < npages; i++) {
+		size_t at = page[i] * per, n = c->nodes - at < per ? c->nodes - at : per;
+
+		if (i % 256 == 0 && scratch_interrupted()) {
+			free(page);
+			return NULL;
+		}
+		for (j = 0; j < n; j++)
+			line[j] = at + j;
+		for (j = n; j > 1; j--) {
+			size_t r = (size_t)(splitmix(seed) % j), t = line[j - 1];
+
+			line[j - 1] = line[r];
+			line[r] = t;
+		}
+		for (j = 0; j < n; j++) {
+			void **node = memlat_node(c, line[j]);
+
+			if (prev)
+				*prev = node;
+			else
+				first = node;
+			prev = node;
+		}
+	}
+	*prev = first;	/* close the cycle */
+	free(page);
+	return memlat_node(c, 0);
+}
+
 void *memlat_link(const struct memlat_chain *c, int random, uint64_t *seed)
 {
 	size_t k, i;
 
 	if (c->nodes == 0)
 		return c->base;
+	if (random == MEMLAT_PAGES)
+		return link_by_page(c, seed);
 	for (k = 0; k < c->nodes; k++) {
 		if (k % INTR_EVERY == 0 && scratch_interrupted())
 			return NULL;

@@ -1,7 +1,9 @@
 /* mem-mlp.c — memory-level parallelism (lmbench par_mem): how many
  * independent cache misses one core keeps in flight.
  *
- * One random cyclic chain of 64-byte nodes over a buffer beyond the
+ * One cyclic chain of 64-byte nodes in lmbench's order (the pages in a
+ * random order, each page's lines in a random order before the next page's:
+ * a cache miss per load, a TLB miss per page) over a buffer beyond the
  * last-level cache (mem.lat's main-memory reach), walked by K chasers at
  * once, K = 1..16: chaser j starts j/K of the way round the cycle, so the K
  * walks never meet and every load is a miss of its own. Each chaser's next
@@ -116,7 +118,7 @@ static int mlp_run(struct bench_ctx *ctx)
 		return memlat_failed(ctx, "cannot allocate the buffer", bytes);
 	c = (struct memlat_chain){ buf, bytes / MLP_NODE, MLP_NODE, 0 };
 	memset(st, 0, sizeof(st));
-	if (!(start = memlat_ready(ctx, &c, 1, &seed, "random")))
+	if (!(start = memlat_ready(ctx, &c, MEMLAT_PAGES, &seed, "by-page")))
 		goto out;
 	if (mlp_place(start, c.nodes, k, nk, st) < 0) {
 		memlat_failed(ctx, "the chain could not be walked", bytes);

@@ -27,11 +27,13 @@ static void chains(void)
 			ok(0, "malloc");
 			return;
 		}
-		for (r = 0; r < 2; r++) {
+		for (r = 0; r < 3; r++) {
+			static const char *const how[] = { "stride", "random", "by-page" };
+
 			ok(memlat_link(&c, r, &seed) == c.base, "%s chain of %zu starts at node 0",
-			   r ? "random" : "stride", nodes[i]);
+			   how[r], nodes[i]);
 			is_int(memlat_check(&c, &seen), 0, "%s chain of %zu nodes is one cycle",
-			       r ? "random" : "stride", nodes[i]);
+			       how[r], nodes[i]);
 			is_int(seen, nodes[i], "and visits all %zu nodes", nodes[i]);
 		}
 		if (nodes[i] >= 8) {
@@ -43,6 +45,24 @@ static void chains(void)
 				if (*(void **)memlat_node(&c, k) != memlat_node(&c, k + 1))
 					inorder = 0;
 			ok(!inorder, "random chain of %zu is shuffled", nodes[i]);
+			/* by page: each page's 64 nodes one after another, in
+			 * an order of their own: around the cycle the page
+			 * changes once per page, and not every step is +1 */
+			if (nodes[i] >= 128) {
+				void **p = memlat_link(&c, MEMLAT_PAGES, &seed);
+				size_t changes = 0, plus1 = 0;
+
+				for (k = 0; k < nodes[i]; k++, p = *p) {
+					size_t from = (size_t)((char *)p - c.base) / 64;
+					size_t to = (size_t)((char *)*p - c.base) / 64;
+
+					changes += from / 64 != to / 64;
+					plus1 += to == from + 1;
+				}
+				ok(changes == (nodes[i] + 63) / 64 && plus1 < nodes[i] / 2,
+				   "by-page chain of %zu: %zu page changes, %zu of its steps +1", nodes[i],
+				   changes, plus1);
+			}
 			/* Break it: node 1 points to itself — a short cycle. */
 			*(void **)memlat_node(&c, 1) = memlat_node(&c, 1);
 			ok(memlat_check(&c, &seen) < 0, "a broken chain of %zu fails the check",
