@@ -523,13 +523,17 @@ static void put_hist(struct metric *m, const struct hist *h)
 	m->hist_max = (double)hist_max(h) / div;
 }
 
+/* The ramp left out of each repetition: --warmup DUR, else (no --warmup at
+ * all) a time-based op's own. */
+static uint64_t ramp_of(const struct harness_cfg *cfg, const struct long_op *lo)
+{
+	return cfg->ramp_ns ? cfg->ramp_ns : !cfg->warmup_given && lo->time_based ? lo->ramp_ns : 0;
+}
+
 int harness_long(struct bench_ctx *ctx, const struct long_op *lo, double *median)
 {
 	const struct harness_cfg *cfg = &ctx->h->cfg;
-	struct long_run lr = {
-		.ctx = ctx, .lo = lo, .cfg = cfg,
-		.ramp_ns = cfg->ramp_ns ? cfg->ramp_ns : !cfg->warmup_given && lo->time_based ? lo->ramp_ns : 0,
-	};
+	struct long_run lr = { .ctx = ctx, .lo = lo, .cfg = cfg, .ramp_ns = ramp_of(cfg, lo) };
 	struct harness_cpu cpu = { 0, 0, 0 }, zero = { 0, 0, 0 };
 	int reps = cfg->reps > 0 ? cfg->reps : 1, cap, k = 0, w, c, i, rc = -1;
 	double *val, *per, *amt, med_per, *camt[2] = { NULL, NULL }, *cval[2] = { NULL, NULL };
