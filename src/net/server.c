@@ -633,7 +633,8 @@ static int session(struct session *s)
  * descriptor for a few seconds and never a slot. A source address holds
  * at most MAX_PENDING_PER_HOST of them; a new connection beyond that (or
  * beyond MAX_PENDING in all) closes the oldest of those that sent least
- * (a new connection's HELLO is read as it is accepted), so a flood from
+ * (a new connection's HELLO is read as it is accepted, and every waiting
+ * one's again before one is pushed out), so a flood from
  * one address cannot keep a client's fresh connection out, and the listener never
  * sleeps on one connection. A HELLO accepted while every slot is taken
  * waits up to SLOT_WAIT_MS for a session to end (a client that just said
@@ -781,6 +782,12 @@ static struct pending *pend_add(struct listener *l, int fd, const struct sockadd
 	struct pending *free_ = NULL, *oldest = NULL, *oldest_host = NULL;
 	int k, same = 0;
 
+	/* what the others sent since they were last read first: a client's
+	 * HELLO may arrive just after its connection was accepted, and a
+	 * flood of newer connections must not push it out unread */
+	for (k = 0; k < MAX_PENDING; k++)
+		if (l->p[k].fd >= 0 && !l->p[k].hello && handshake(l, &l->p[k]) > 0)
+			l->p[k].deadline = now + SLOT_WAIT_MS * 1000000ull;
 	for (k = 0; k < MAX_PENDING; k++) {
 		struct pending *p = &l->p[k];
 
