@@ -98,18 +98,9 @@ static int c2c_op(void *state, uint64_t n)
 /* End the child of a pair. */
 static void c2c_stop(struct c2c *s)
 {
-	if (s->child > 0) {
-		atomic_store(&s->line->stop, 1);
-		/* a child stuck before its loop (not pinned yet) ends by signal */
-		struct timespec ms = { 0, 1000000 };
-
-		for (int i = 0; i < 100 && waitpid(s->child, NULL, WNOHANG) == 0; i++)
-			nanosleep(&ms, NULL);
-		if (waitpid(s->child, NULL, WNOHANG) == 0) {
-			kill(s->child, SIGKILL);
-			waitpid(s->child, NULL, 0);
-		}
-	}
+	/* a child stuck before its loop (not pinned yet) ends by signal */
+	atomic_store(&s->line->stop, 1);
+	harness_reap(s->child, 100);
 	s->child = 0;
 }
 

@@ -241,26 +241,12 @@ int ipc_stream_op(void *state, uint64_t n)
 void ipc_teardown(void *state)
 {
 	struct ipc_state *s = state;
-	struct timespec ms = { 0, 1000000 };
 	int i;
 
 	/* Closing our ends gives the echo child EOF and the stream child
 	 * EPIPE; both exit. One that does not within a second is killed. */
 	close_pair(s->rfd, s->wfd);
-	if (s->pid > 0) {
-		for (i = 0; i < 1000; i++) {
-			pid_t w = waitpid(s->pid, NULL, WNOHANG);
-
-			if (w == s->pid || (w < 0 && errno != EINTR))
-				break;
-			nanosleep(&ms, NULL);
-		}
-		if (i == 1000) {
-			kill(s->pid, SIGKILL);
-			while (waitpid(s->pid, NULL, 0) < 0 && errno == EINTR)
-				;
-		}
-	}
+	harness_reap(s->pid, 1000);
 	for (i = 0; i < 2; i++)
 		if (s->fifo[i][0])
 			unlink(s->fifo[i]);

@@ -126,18 +126,9 @@ static int ld_gone(struct bench_ctx *ctx, struct ld *l)
 /* Stop every loader: asked, then after 0.2 s killed; all reaped. */
 static void ld_stop(struct ld *l)
 {
-	const struct timespec ms = { 0, 1000000 };
-
 	atomic_store(&l->ctl->stop, 1);
 	for (int k = 0; k < l->nld; k++) {
-		if (l->pid[k] <= 0)
-			continue;
-		for (int i = 0; i < 200 && waitpid(l->pid[k], NULL, WNOHANG) == 0; i++)
-			nanosleep(&ms, NULL);
-		if (waitpid(l->pid[k], NULL, WNOHANG) == 0) {
-			kill(l->pid[k], SIGKILL);
-			waitpid(l->pid[k], NULL, 0);
-		}
+		harness_reap(l->pid[k], 200);
 		l->pid[k] = 0;
 	}
 }

@@ -27,6 +27,7 @@
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "harness.h"
 #include "json.h"
@@ -601,6 +602,25 @@ int harness_fork(void)
 		ctl_out = ctl_in = -1;
 	}
 	return pid;
+}
+
+void harness_reap(pid_t pid, int ms)
+{
+	const struct timespec one = { 0, 1000000 };
+	int i;
+
+	if (pid <= 0)
+		return;
+	for (i = 0; i < ms; i++) {
+		pid_t w = waitpid(pid, NULL, WNOHANG);
+
+		if (w == pid || (w < 0 && errno != EINTR))
+			return;
+		nanosleep(&one, NULL);
+	}
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
 }
 
 /* One copy of a benchmark, start to finish. */

@@ -230,5 +230,8 @@ int harness_timed_out(void);
 /* fork() for benchmark helpers: the child gets default signal handling and
  * never runs bakeoff's cleanup. */
 int harness_fork(void);
+/* End a helper child that was asked to exit: wait up to ms for it, then
+ * SIGKILL it; reaped either way. Nothing for pid <= 0. */
+void harness_reap(pid_t pid, int ms);
 
 #endif
