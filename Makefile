@@ -74,8 +74,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libbakeoff.a
 unit: $(UNIT_BIN)
 
 # The test build: the same program plus the test-only benchmarks of
-# src/bench/test-harness.c (a crash, a hang, Ctrl-C ignored, ...).
-TESTING_OBJ = $(BUILD)/testing/registry.o $(BUILD)/testing/test-harness.o
+# src/bench/test-harness.c (a crash, a hang, Ctrl-C ignored, ...), and
+# mem.numa reading its node list from $$BAKEOFF_TEST_NODES.
+TESTING_OBJ = $(BUILD)/testing/registry.o $(BUILD)/testing/test-harness.o $(BUILD)/testing/mem-numa.o
 $(BUILD)/testing/%.o: src/core/%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $< (testing)"

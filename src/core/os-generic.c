@@ -104,6 +104,31 @@ void os_die_with_parent(void)
 {
 }
 
+int os_numa_nodes(const char *root, struct os_node *node, int max)
+{
+	(void)root;
+	(void)node;
+	(void)max;
+	errno = ENOSYS;
+	return -1;
+}
+
+int os_mem_bind(void *p, size_t n, int node)
+{
+	(void)p;
+	(void)n;
+	(void)node;
+	errno = ENOSYS;
+	return -1;
+}
+
+int os_mem_node(const void *p)
+{
+	(void)p;
+	errno = ENOSYS;
+	return -1;
+}
+
 int os_mem_available(uint64_t *bytes)
 {
 #if defined(_SC_AVPHYS_PAGES) && defined(_SC_PAGESIZE)

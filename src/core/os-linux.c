@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 #if defined(__GLIBC__) && !defined(__UCLIBC__)
@@ -400,8 +401,9 @@ static void cpu_linux(struct sysinfo *si, struct cpuinfo_scan *ci)
 
 /* ---------- caches ---------- */
 
-/* Number of CPUs in a list like "0-3,8,10-11". */
-static int count_cpu_list(const char *s)
+/* Number of CPUs in a list like "0-3,8,10-11"; each below OS_MAX_CPUS
+ * also into set (when not NULL). */
+static int cpu_list(const char *s, struct os_cpuset *set)
 {
 	int n = 0;
 
@@ -419,8 +421,11 @@ static int count_cpu_list(const char *s)
 				break;
 			s = end;
 		}
-		if (b >= a && b - a < 1000000)
+		if (b >= a && b - a < 1000000) {
 			n += (int)(b - a + 1);
+			for (long c = a; set && c <= b && c < OS_MAX_CPUS; c++)
+				os_cpuset_add(set, (int)c);
+		}
 		if (*s != ',')
 			break;
 		s++;
@@ -454,7 +459,7 @@ static void caches_linux(struct sysinfo *si)
 			c->line = 0;
 		str_fmt(path, sizeof path, "%s%d/shared_cpu_list", dir, i);
 		if (read_line(path, val, sizeof val) == 0)
-			c->shared_by = count_cpu_list(val);
+			c->shared_by = cpu_list(val, NULL);
 		if (c->level > 0 && c->size > 0)
 			si->ncache++;
 	}
@@ -857,6 +862,89 @@ int os_cpu_place(int cpu, struct os_cpu_place *p)
 	}
 	return p->package < 0 && p->core < 0 && p->llc < 0 ? -1 : 0;
 }
+
+/* ---------- NUMA ---------- */
+
+static int node_cmp(const void *a, const void *b)
+{
+	return ((const struct os_node *)a)->id - ((const struct os_node *)b)->id;
+}
+
+int os_numa_nodes(const char *root, struct os_node *node, int max)
+{
+	char path[512], val[4096];
+	struct dirent *e;
+	DIR *d;
+	int n = 0;
+
+	if (!root)
+		root = "/sys/devices/system/node";
+	if (!(d = opendir(root)))
+		return -1;
+	while ((e = readdir(d)) && n < max) {
+		char *end;
+		long id;
+
+		if (strncmp(e->d_name, "node", 4) || !isdigit((unsigned char)e->d_name[4]))
+			continue;
+		id = strtol(e->d_name + 4, &end, 10);
+		if (*end || id < 0 || id >= OS_MAX_NODES)
+			continue;
+		memset(&node[n], 0, sizeof(node[n]));
+		node[n].id = (int)id;
+		str_fmt(path, sizeof path, "%s/%s/cpulist", root, e->d_name);
+		if (read_line(path, val, sizeof val) == 0)
+			cpu_list(val, &node[n].cpus);
+		n++;
+	}
+	closedir(d);
+	qsort(node, (size_t)n, sizeof(*node), node_cmp);
+	return n;
+}
+
+#if defined(SYS_mbind) && defined(SYS_get_mempolicy)
+#define NODE_WORDS (OS_MAX_NODES / (8 * sizeof(unsigned long)))
+int os_mem_bind(void *p, size_t n, int node)
+{
+	unsigned long mask[NODE_WORDS] = { 0 };
+	const int bind = 2;			/* MPOL_BIND, as <numaif.h> has it */
+	const unsigned long move = 1ul << 1;	/* MPOL_MF_MOVE: pages already there too */
+
+	if (node < 0 || node >= OS_MAX_NODES) {
+		errno = EINVAL;
+		return -1;
+	}
+	mask[node / (8 * sizeof(unsigned long))] = 1ul << (node % (8 * sizeof(unsigned long)));
+	/* maxnode counts one more than the mask's bits (the kernel drops one) */
+	return (int)syscall(SYS_mbind, p, n, bind, mask, (unsigned long)OS_MAX_NODES + 1, move);
+}
+
+int os_mem_node(const void *p)
+{
+	int node = -1;
+	const unsigned long flags = 1 | 2;	/* MPOL_F_NODE | MPOL_F_ADDR */
+
+	if (syscall(SYS_get_mempolicy, &node, NULL, 0ul, p, flags) < 0)
+		return -1;
+	return node;
+}
+#else
+int os_mem_bind(void *p, size_t n, int node)
+{
+	(void)p;
+	(void)n;
+	(void)node;
+	errno = ENOSYS;
+	return -1;
+}
+
+int os_mem_node(const void *p)
+{
+	(void)p;
+	errno = ENOSYS;
+	return -1;
+}
+#endif
 
 /* ---------- memory ---------- */
 

@@ -98,6 +98,27 @@ int os_cpu_place(int cpu, struct os_cpu_place *p);
  * harness still notices the orphaning in long_progress(). */
 void os_die_with_parent(void);
 
+/* ---------- NUMA ---------- */
+
+#define OS_MAX_NODES 64
+
+/* A NUMA node: its number and its CPUs (none: a node of memory only). */
+struct os_node {
+	int id;
+	struct os_cpuset cpus;
+};
+/* The nodes root lists (NULL: the system's; Linux /sys/devices/system/node),
+ * ascending, at most max into node[]: how many, or -1 with errno set
+ * (ENOSYS where the OS tells none). */
+int os_numa_nodes(const char *root, struct os_node *node, int max);
+/* Place the pages of [p, p+n) (page aligned) on node, those faulted in
+ * already moved there (Linux mbind, MPOL_BIND, MPOL_MF_MOVE): 0, or -1
+ * with errno set. */
+int os_mem_bind(void *p, size_t n, int node);
+/* The node holding the page at p (faulted in): the node, or -1 with errno
+ * set (Linux get_mempolicy, MPOL_F_NODE | MPOL_F_ADDR). */
+int os_mem_node(const void *p);
+
 /* ---------- memory and file systems ---------- */
 
 /* Bytes that a new allocation can get without pushing anything to swap

@@ -71,7 +71,8 @@
 	X(mem_line) \
 	X(mem_mlp) \
 	X(mem_peak) \
-	X(mem_loaded)
+	X(mem_loaded) \
+	X(mem_numa)
 
 /* cpu: processor operations, clock rate, integer and floating-point workloads,
  * multi-copy scaling (src/bench/cpu-*.c) */

@@ -147,8 +147,9 @@ void report_html_rank_style(FILE *f, double v, double lo, double hi, enum better
  * then & < > " ' as entities. */
 void report_html_esc(FILE *f, const char *s);
 /* matrix.c: the figures of a benchmark named pair/A-B (cpu.c2c) as a
- * CPU x CPU matrix, in text (up to 12 CPUs; a range beyond) or as an HTML
- * heat map in a section headed label (the file's); nothing when it has none. */
+ * CPU x CPU matrix, mem.numa's lat/I-J and bw/I-J as node x node ones, in
+ * text (up to 12 rows; a range beyond) or as HTML heat maps in a section
+ * headed label (the file's); nothing when it has none. */
 void report_pair_matrix_text(const struct bench_result *b, FILE *f);
 void report_pair_matrix_html(const struct bench_result *b, const char *label, FILE *f);
 /* loadcurve.c: a sweep of latency under load (figures lat/<D> and bw/<D>,
