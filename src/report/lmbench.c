@@ -411,7 +411,7 @@ static int convert(double v, const char *unit, enum target t, double *out)
 		return 0;
 	case T_COUNT:
 		if (u[0] && strcmp(u, "pages") && strcmp(u, "count") && strcmp(u, "x") &&
-		    strcmp(u, "entries"))
+		    strcmp(u, "entries") && strcmp(u, "loads"))
 			return -1;
 		*out = v;
 		return 0;

@@ -108,6 +108,9 @@ check "  over --mem-size (2 MiB), noted where under 4x the last-level cache" [ "
 	$llc = $_->{size_bytes} for grep { $_->{type} ne "instruction" } @{$r->{host}{caches} || []};
 	my $noted = (metric("mem.mlp")->{note} // "") =~ /under 4x the .* last-level cache/ ? 1 : 0;
 	$b->{params}{buffer_bytes} == 2097152 && $noted == ($llc && 2097152 < 4 * $llc ? 1 : 0) ? 1 : 0')" = 1 ]
+"$BAKEOFF" report --format lmbench "$R" >"$TMP/lmb" 2>&1
+mlp=$(awk '/^Basic system parameters/ { s = 1 } s && /^--------- / { d = 1; next } d { print $(NF - 1); exit }' "$TMP/lmb")
+check "  the lmbench summary's mem par column reads it ($mlp)" sh -c "perl -e 'exit !(\$ARGV[0] =~ /^[0-9.]+\$/ && abs(\$ARGV[0] / \$ARGV[1] - 1) < 0.01)' '$mlp' '$(median "$R" mem.mlp)' && ! grep -q 'not understood' '$TMP/lmb'"
 # mem.peak: the mixes on every CPU at once, summed
 ncpu=$(nproc 2>/dev/null || echo 1)
 check "mem.peak ran one copy per CPU ($ncpu)" [ "$(jget "$R" 'bench("mem.peak")->{params}{copies}')" = "$ncpu" ]
