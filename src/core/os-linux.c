@@ -902,7 +902,6 @@ int os_numa_nodes(const char *root, struct os_node *node, int max)
 	return n;
 }
 
-#if defined(SYS_mbind) && defined(SYS_get_mempolicy)
 #define NODE_WORDS (OS_MAX_NODES / (8 * sizeof(unsigned long)))
 int os_mem_bind(void *p, size_t n, int node)
 {
@@ -928,23 +927,6 @@ int os_mem_node(const void *p)
 		return -1;
 	return node;
 }
-#else
-int os_mem_bind(void *p, size_t n, int node)
-{
-	(void)p;
-	(void)n;
-	(void)node;
-	errno = ENOSYS;
-	return -1;
-}
-
-int os_mem_node(const void *p)
-{
-	(void)p;
-	errno = ENOSYS;
-	return -1;
-}
-#endif
 
 /* ---------- memory ---------- */
 
