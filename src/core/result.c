@@ -81,8 +81,34 @@ struct bench_result *result_add_bench(struct result *r, const char *id, const ch
 	return b;
 }
 
+/* Free b's metrics: none left. */
+static void metrics_free(struct bench_result *b)
+{
+	for (size_t i = 0; i < b->nmetrics; i++) {
+		free(b->metrics[i].name);
+		free(b->metrics[i].unit);
+		free(b->metrics[i].samples);
+		free(b->metrics[i].per_copy);
+		free(b->metrics[i].note);
+		free(b->metrics[i].derived);
+		free(b->metrics[i].iv_t);
+		free(b->metrics[i].iv_value);
+		free(b->metrics[i].iv_amount);
+		free(b->metrics[i].rep_amount);
+		free(b->metrics[i].run_median);
+		free(b->metrics[i].run_cv);
+	}
+	free(b->metrics);
+	b->metrics = NULL;
+	b->nmetrics = 0;
+}
+
 void result_set_status(struct bench_result *br, enum bench_status st, const char *reason)
 {
+	/* figures are a finished benchmark's: one that failed or was stopped
+	 * half way keeps none (its reason says what happened) */
+	if (st != ST_OK)
+		metrics_free(br);
 	br->status = st;
 	free(br->reason);
 	br->reason = xstrdup(reason);
@@ -1324,21 +1350,7 @@ void result_bench_free(struct bench_result *b)
 		free(b->params[i].str);
 	}
 	free(b->params);
-	for (i = 0; i < b->nmetrics; i++) {
-		free(b->metrics[i].name);
-		free(b->metrics[i].unit);
-		free(b->metrics[i].samples);
-		free(b->metrics[i].per_copy);
-		free(b->metrics[i].note);
-		free(b->metrics[i].derived);
-		free(b->metrics[i].iv_t);
-		free(b->metrics[i].iv_value);
-		free(b->metrics[i].iv_amount);
-		free(b->metrics[i].rep_amount);
-		free(b->metrics[i].run_median);
-		free(b->metrics[i].run_cv);
-	}
-	free(b->metrics);
+	metrics_free(b);
 	memset(b, 0, sizeof(*b));
 }
 

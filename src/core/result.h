@@ -142,6 +142,8 @@ int result_add_label(struct result *r, const char *kv);
  * stays valid only until the next call that adds to the same array. */
 struct bench_result *result_add_bench(struct result *r, const char *id, const char *group,
 				      const char *title);
+/* Set br's status and reason; any status but ST_OK drops the figures it
+ * has (a failed or interrupted benchmark keeps none, docs/results.md). */
 void result_set_status(struct bench_result *br, enum bench_status st, const char *reason);
 void result_param_num(struct bench_result *br, const char *key, double v);
 void result_param_str(struct bench_result *br, const char *key, const char *v);

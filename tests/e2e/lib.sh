@@ -7,6 +7,7 @@ T=0
 FAILED=0
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/bakeoff-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
+mkdir "$TMP/crafted"	# result files made wrong on purpose: schema_check passes them over
 
 # ok STATUS DESCRIPTION — STATUS 0 passes
 ok() {
@@ -37,6 +38,7 @@ diag() {
 	echo "# $*"
 }
 done_testing() {
+	schema_check
 	echo "1..$T"
 	[ "$FAILED" -eq 0 ]
 }
@@ -71,4 +73,28 @@ median() {
 # num_between VALUE LO HI — true when LO <= VALUE <= HI (decimals allowed)
 num_between() {
 	[ -n "$1" ] && perl -e 'exit !($ARGV[0] >= $ARGV[1] && $ARGV[0] <= $ARGV[2])' "$1" "$2" "$3"
+}
+
+# schema_check — every result file this test left under $TMP against
+# docs/result.schema.json, with a real validator (python3-jsonschema;
+# skipped where there is none), so the writer and the schema cannot drift
+# apart. Files made by hand to be wrong go under $TMP/crafted/, which is
+# not checked. Called by done_testing.
+schema_check() {
+	_sc=$(dirname "$0")/schema-check.py
+	[ -f "$_sc" ] && [ -d "$TMP" ] || return 0
+	if ! command -v python3 >/dev/null 2>&1; then
+		skip "no python3: result files not checked against docs/result.schema.json"
+		return 0
+	fi
+	_out=$(find "$TMP" -path "$TMP/crafted" -prune -o -type f -name '*.json' -size -65536k \
+		-exec python3 "$_sc" docs/result.schema.json {} + 2>&1)
+	_rc=$?
+	case $_rc in
+	0) _n=$(printf '%s\n' "$_out" | awk '/^checked / { n += $2 } END { print n + 0 }')
+	   [ "$_n" -eq 0 ] || ok 0 "the result files this test wrote ($_n) match docs/result.schema.json" ;;
+	3) skip "no python3-jsonschema: result files not checked against docs/result.schema.json" ;;
+	*) printf '%s\n' "$_out" | sed 's/^/# /' | tee /dev/stderr
+	   ok 1 "the result files this test wrote match docs/result.schema.json" ;;
+	esac
 }

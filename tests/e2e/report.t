@@ -78,9 +78,14 @@ perl -MJSON::PP -e '
 	my %d = %$b; $d{id} = "proc.neg"; $d{metrics} = [{ %$m, median => -1e308, note => undef }];
 	push @{$r->{benchmarks}}, \%d;
 	open my $o, ">", "$ARGV[0].neg" or die; print $o JSON::PP->new->canonical->encode($r);
-' "$TMP/r.json" >"$TMP/evil.json"
+' "$TMP/r.json" >"$TMP/crafted/evil.json"
 ok $? "crafted a result file with escape sequences"
-"$BAKEOFF" report --all "$TMP/evil.json" >"$TMP/o" 2>"$TMP/e"
+python3 tests/e2e/schema-check.py docs/result.schema.json "$TMP/crafted/evil.json" >"$TMP/sc" 2>&1
+case $? in
+3|127) skip "no python3-jsonschema: the schema's own check not tried" ;;
+*) check "  docs/result.schema.json refuses it (a start time that is not one)" grep -q "evil.json: run/start: " "$TMP/sc" ;;
+esac
+"$BAKEOFF" report --all "$TMP/crafted/evil.json" >"$TMP/o" 2>"$TMP/e"
 ok $? "report of the crafted file exits 0"
 check "no control character reaches the terminal" perl -ne '$bad = 1 if /[\x00-\x09\x0b-\x1f\x7f]/; END { exit($bad ? 1 : 0) }' "$TMP/o"
 check "they are shown escaped" grep -q 'pwned\\x07\\x1b\[2J' "$TMP/o"
@@ -92,7 +97,7 @@ check "the CI's ends print in full" grep -q "4.94e-324 .. 1e+30" "$TMP/o"
 "$BAKEOFF" report "$TMP/r.json.neg" >/dev/null 2>"$TMP/e"
 check "a median of -1e308 is refused with its offset (exit 2)" \
 	sh -c "[ $? -eq 2 ] && grep -q 'byte [0-9]*: median -1e+308 is impossible' '$TMP/e'"
-"$BAKEOFF" report --format lmbench "$TMP/evil.json" >"$TMP/o" 2>&1
+"$BAKEOFF" report --format lmbench "$TMP/crafted/evil.json" >"$TMP/o" 2>&1
 check "lmbench format: no control character reaches the terminal" \
 	perl -ne '$bad = 1 if /[\x00-\x09\x0b-\x1f\x7f]/; END { exit($bad ? 1 : 0) }' "$TMP/o"
 done_testing
