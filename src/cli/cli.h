@@ -29,6 +29,8 @@ struct verb {
 extern const struct verb verbs[];
 
 int cmd_run(int argc, char **argv);
+int cmd_completion(int argc, char **argv);	/* completion.c */
+extern const char help_completion[];
 void print_run_help(void);
 int bench_help(const char *word);	/* bakeoff help BENCH: 0, or -1 when not a benchmark */
 int cmd_list(int argc, char **argv);

@@ -37,6 +37,8 @@ const struct verb verbs[] = {
 	  "time a command (csh time lines, medians, a result file)" },
 	{ "fleet", cmd_fleet, fleet_help, NULL, "fleet -H HOSTS -- run ...",
 	  "the same run on many hosts over ssh, then compare" },
+	{ "completion", cmd_completion, help_completion, NULL, "completion bash|zsh",
+	  "a shell completion script made from bakeoff's own tables" },
 	{ "version", cmd_version, help_version, NULL, "version", "print the version and how bakeoff was built" },
 	{ "help", cmd_help, help_help, NULL, "help VERB", "help on one verb (same as bakeoff VERB --help)" },
 	{ NULL, NULL, NULL, NULL, NULL, NULL },
