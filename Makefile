@@ -144,12 +144,55 @@ history-bench: $(BINPATH)
 	perl scripts/history-bench --bakeoff ./$(BINPATH)
 
 install: $(BINPATH)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 755 $(BINPATH) $(DESTDIR)$(PREFIX)/bin/bakeoff
 	install -m 644 docs/bakeoff.1 $(DESTDIR)$(PREFIX)/share/man/man1/bakeoff.1
+	./$(BINPATH) completion bash >$(DESTDIR)$(PREFIX)/share/bash-completion/completions/bakeoff || { \
+		rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/bakeoff; \
+		echo "make install: no bash completion (the binary does not run here: a cross build?)" >&2; }
+
+# Another CPU under emulation: ARCH=aarch64|s390x|riscv64|ppc64le, with
+# Debian's cross compiler (gcc-ARCH-linux-gnu, libc6-dev-*-cross) and
+# qemu-user. Builds in build-ARCH/ with -Werror, runs every unit test and
+# the end-to-end tests that judge no timing (CROSS_E2E) under qemu; the
+# e2e tests run the program through build-ARCH/bakeoff-qemu, a wrapper.
+ARCH      ?= aarch64
+CROSS_GNU  = $(if $(filter ppc64le,$(ARCH)),powerpc64le,$(ARCH))-linux-gnu
+CROSS_QEMU = qemu-$(if $(filter ppc64le,$(ARCH)),ppc64le,$(ARCH))
+CROSS_E2E ?= tests/e2e/cli.t tests/e2e/report.t tests/e2e/compare.t tests/e2e/options.t \
+	     tests/e2e/export.t tests/e2e/completion.t tests/e2e/cross.t
+cross:
+	@command -v $(CROSS_GNU)-gcc >/dev/null && command -v $(CROSS_QEMU) >/dev/null || \
+		{ echo "make cross ARCH=$(ARCH): needs $(CROSS_GNU)-gcc and $(CROSS_QEMU) (Debian: gcc-$(CROSS_GNU) qemu-user)" >&2; exit 2; }
+	$(MAKE) BUILD=build-$(ARCH) CC=$(CROSS_GNU)-gcc all unit
+	printf '#!/bin/sh\nexec $(CROSS_QEMU) -L /usr/$(CROSS_GNU) "$(CURDIR)/build-$(ARCH)/bakeoff" "$$@"\n' \
+		>build-$(ARCH)/bakeoff-qemu && chmod +x build-$(ARCH)/bakeoff-qemu
+	QEMU_LD_PREFIX=/usr/$(CROSS_GNU) BAKEOFF=build-$(ARCH)/bakeoff-qemu BUILD=build-$(ARCH) \
+		BAKEOFF_CROSS=$(ARCH) $(PROVE) --exec '$(CROSS_QEMU)' $(UNIT_SRC:tests/unit/%.c=build-$(ARCH)/tests/%)
+	QEMU_LD_PREFIX=/usr/$(CROSS_GNU) BAKEOFF=build-$(ARCH)/bakeoff-qemu BUILD=build-$(ARCH) \
+		BAKEOFF_CROSS=$(ARCH) BAKEOFF_RUNNER='$(CROSS_QEMU) -L /usr/$(CROSS_GNU)' $(PROVE) $(CROSS_E2E)
+
+# A release tarball of the files git tracks, as they are in the work tree
+# (bakeoff-VERSION.tar.gz); distcheck unpacks it in build/distcheck and
+# runs make check there, so a file the build or a test needs and git does
+# not track fails it.
+VERSION := $(shell sed -n 's/^\#define BAKEOFF_VERSION "\(.*\)"/\1/p' src/core/version.h)
+DIST     = bakeoff-$(VERSION)
+dist:
+	@test -n "$(VERSION)" || { echo "make dist: no version in src/core/version.h" >&2; exit 1; }
+	@command -v git >/dev/null && git rev-parse --git-dir >/dev/null 2>&1 || \
+		{ echo "make dist: needs git and this checkout's .git (the list of files is git's)" >&2; exit 1; }
+	git ls-files -z | tar --null -T - --transform 's,^,$(DIST)/,' -czf $(DIST).tar.gz
+	@echo "make dist: $(DIST).tar.gz, $$(git ls-files | wc -l) files"
+
+distcheck: dist
+	rm -rf build/distcheck && mkdir -p build/distcheck
+	tar -xzf $(DIST).tar.gz -C build/distcheck
+	$(MAKE) -C build/distcheck/$(DIST) check
 
 clean:
-	rm -rf build build-san build-generic build-fuzz bakeoff
+	rm -rf build build-san build-generic build-fuzz bakeoff bakeoff-*.tar.gz
 
-.PHONY: all unit check sanitize generic fuzz fuzz-bins peers history-bench install clean
+.PHONY: all unit check sanitize generic fuzz fuzz-bins peers history-bench install dist distcheck cross clean
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BIN:=.d) $(TESTING_OBJ:.o=.d)

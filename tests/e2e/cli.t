@@ -131,8 +131,15 @@ done
 if command -v make >/dev/null && [ -f Makefile ]; then
 	make -s install BUILD="${BUILD:-build}" DESTDIR="$TMP/dest" PREFIX=/usr >/dev/null 2>&1
 	ok $? "make install"
-	check "installed binary runs" sh -c "'$TMP/dest/usr/bin/bakeoff' version >/dev/null"
+	# (under make cross, BAKEOFF_RUNNER is the emulator that runs the binary)
+	check "installed binary runs" sh -c "${BAKEOFF_RUNNER:-} '$TMP/dest/usr/bin/bakeoff' version >/dev/null"
 	check "installed man page" test -s "$TMP/dest/usr/share/man/man1/bakeoff.1"
+	if [ -z "${BAKEOFF_RUNNER:-}" ]; then
+		check "installed bash completion" grep -q '^complete -F _bakeoff bakeoff$' \
+			"$TMP/dest/usr/share/bash-completion/completions/bakeoff"
+	else
+		skip "a cross build's completion is not made at install (the binary does not run natively)"
+	fi
 else
 	skip "make not available"
 fi
