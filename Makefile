@@ -10,6 +10,8 @@
 #                   each for FUZZ_SECONDS (default 60); crashes land in
 #                   build-fuzz/crashes/ and belong in tests/fuzz/regress/
 #   make install    PREFIX=/usr/local DESTDIR=
+#   make cross      ARCH=aarch64|s390x|riscv64|ppc64le: build and test under qemu-user
+#   make dist       bakeoff-VERSION.tar.gz; make distcheck checks it unpacked
 
 CC      ?= cc
 CFLAGS  ?= -O2
@@ -157,9 +159,12 @@ install: $(BINPATH)
 # qemu-user. Builds in build-ARCH/ with -Werror, runs every unit test and
 # the end-to-end tests that judge no timing (CROSS_E2E) under qemu; the
 # e2e tests run the program through build-ARCH/bakeoff-qemu, a wrapper.
+# ppc64le runs with 64 KiB pages (QEMU_PAGESIZE), as its kernels have them.
 ARCH      ?= aarch64
 CROSS_GNU  = $(if $(filter ppc64le,$(ARCH)),powerpc64le,$(ARCH))-linux-gnu
 CROSS_QEMU = qemu-$(if $(filter ppc64le,$(ARCH)),ppc64le,$(ARCH))
+# ppc64le's Debian kernels use 64 KiB pages: so does its emulation here
+CROSS_PAGE = $(if $(filter ppc64le,$(ARCH)),65536,4096)
 CROSS_E2E ?= tests/e2e/cli.t tests/e2e/report.t tests/e2e/compare.t tests/e2e/options.t \
 	     tests/e2e/export.t tests/e2e/completion.t tests/e2e/cross.t
 cross:
@@ -168,9 +173,9 @@ cross:
 	$(MAKE) BUILD=build-$(ARCH) CC=$(CROSS_GNU)-gcc all unit
 	printf '#!/bin/sh\nexec $(CROSS_QEMU) -L /usr/$(CROSS_GNU) "$(CURDIR)/build-$(ARCH)/bakeoff" "$$@"\n' \
 		>build-$(ARCH)/bakeoff-qemu && chmod +x build-$(ARCH)/bakeoff-qemu
-	QEMU_LD_PREFIX=/usr/$(CROSS_GNU) BAKEOFF=build-$(ARCH)/bakeoff-qemu BUILD=build-$(ARCH) \
+	QEMU_LD_PREFIX=/usr/$(CROSS_GNU) QEMU_PAGESIZE=$(CROSS_PAGE) BAKEOFF=build-$(ARCH)/bakeoff-qemu BUILD=build-$(ARCH) \
 		BAKEOFF_CROSS=$(ARCH) $(PROVE) --exec '$(CROSS_QEMU)' $(UNIT_SRC:tests/unit/%.c=build-$(ARCH)/tests/%)
-	QEMU_LD_PREFIX=/usr/$(CROSS_GNU) BAKEOFF=build-$(ARCH)/bakeoff-qemu BUILD=build-$(ARCH) \
+	QEMU_LD_PREFIX=/usr/$(CROSS_GNU) QEMU_PAGESIZE=$(CROSS_PAGE) BAKEOFF=build-$(ARCH)/bakeoff-qemu BUILD=build-$(ARCH) \
 		BAKEOFF_CROSS=$(ARCH) BAKEOFF_RUNNER='$(CROSS_QEMU) -L /usr/$(CROSS_GNU)' $(PROVE) $(CROSS_E2E)
 
 # A release tarball of the files git tracks, as they are in the work tree
@@ -192,7 +197,7 @@ distcheck: dist
 	$(MAKE) -C build/distcheck/$(DIST) check
 
 clean:
-	rm -rf build build-san build-generic build-fuzz bakeoff bakeoff-*.tar.gz
+	rm -rf build build-san build-generic build-fuzz build-aarch64 build-s390x build-riscv64 build-ppc64le bakeoff bakeoff-*.tar.gz
 
 .PHONY: all unit check sanitize generic fuzz fuzz-bins peers history-bench install dist distcheck cross clean
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(UNIT_BIN:=.d) $(TESTING_OBJ:.o=.d)

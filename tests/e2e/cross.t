@@ -43,4 +43,10 @@ check "  and compares its net.tcp.lat" grep -q '^net.tcp.lat' "$TMP/cmp"
 "$BAKEOFF" report "$TMP/native-client-$BAKEOFF_CROSS-server.json" >"$TMP/rep" 2>&1
 ok $? "the emulated build reports the native build's file"
 check "  its table" grep -q '^net.tcp.bw' "$TMP/rep"
+# the page size found at run time, not 4 KiB assumed (ppc64le: 64 KiB pages)
+"$BAKEOFF" run -q --quick -o "$TMP/pages.json" vm.pagefault mem.tlb >/dev/null 2>&1
+pg=$(jget "$TMP/pages.json" '$r->{host}{page_bytes}')
+diag "page size seen by the emulated build: $pg bytes"
+check "vm.pagefault and mem.tlb run on the page size the OS has ($pg)" [ "$(jget "$TMP/pages.json" 'join ",", map { "$_->{status}:$_->{params}{page_bytes}" } @{$r->{benchmarks}}')" = "ok:$pg,ok:$pg" ]
+check "  vm.pagefault touched one byte a page: map size / page size pages" [ "$(jget "$TMP/pages.json" 'my $p = bench("vm.pagefault")->{params}; $p->{pages_touched} * $p->{page_bytes} == $p->{map_size_bytes} ? 1 : 0')" = 1 ]
 done_testing
