@@ -104,6 +104,13 @@ void os_die_with_parent(void)
 {
 }
 
+void os_cpuinfo_name(FILE *f, char *out, size_t n)
+{
+	(void)f;
+	if (n)
+		out[0] = '\0';
+}
+
 int os_numa_nodes(const char *root, struct os_node *node, int max)
 {
 	(void)root;

@@ -178,6 +178,7 @@ static const struct arm_name arm_implementers[] = {
 	{ 0x61, "Apple" }, { 0x6d, "Microsoft" }, { 0xc0, "Ampere" },
 };
 
+/* parts by implementer: ARM's own, then others' that name no Cortex */
 static const struct arm_name arm_parts[] = {	/* implementer 0x41 */
 	{ 0xd03, "Cortex-A53" }, { 0xd04, "Cortex-A35" }, { 0xd05, "Cortex-A55" },
 	{ 0xd07, "Cortex-A57" }, { 0xd08, "Cortex-A72" }, { 0xd09, "Cortex-A73" },
@@ -187,6 +188,20 @@ static const struct arm_name arm_parts[] = {	/* implementer 0x41 */
 	{ 0xd48, "Cortex-X2" }, { 0xd49, "Neoverse-N2" }, { 0xd4f, "Neoverse-V2" },
 	{ 0xd80, "Cortex-A520" }, { 0xd81, "Cortex-A720" }, { 0xd82, "Cortex-X4" },
 	{ 0xd84, "Neoverse-V3" }, { 0xd8e, "Neoverse-N3" },
+};
+
+static const struct arm_name arm_other_parts[] = {	/* implementer << 12 | part */
+	{ 0x46 << 12 | 0x001, "A64FX" }, { 0x48 << 12 | 0xd01, "Kunpeng-920 (TSV110)" },
+	{ 0x4e << 12 | 0x004, "Carmel" }, { 0x51 << 12 | 0x800, "Kryo" },
+	{ 0x61 << 12 | 0x022, "M1 Icestorm" }, { 0x61 << 12 | 0x023, "M1 Firestorm" },
+	{ 0xc0 << 12 | 0xac3, "AmpereOne" },
+};
+
+/* IBM Z machine types (s390x /proc/cpuinfo's "machine = NNNN") */
+static const struct arm_name s390_machines[] = {
+	{ 0x2817, "z196" }, { 0x2818, "z114" }, { 0x2827, "zEC12" }, { 0x2828, "zBC12" },
+	{ 0x2964, "z13" }, { 0x2965, "z13s" }, { 0x3906, "z14" }, { 0x3907, "z14 ZR1" },
+	{ 0x8561, "z15" }, { 0x8562, "z15 T02" }, { 0x3931, "z16" }, { 0x3932, "z16 A02" },
 };
 
 static const char *arm_lookup(const struct arm_name *t, size_t n, unsigned id)
@@ -201,8 +216,10 @@ static const char *arm_lookup(const struct arm_name *t, size_t n, unsigned id)
 
 struct cpuinfo_scan {
 	char model[128];
-	char hardware[128];	/* "Hardware" (arm32 SoC) */
+	char hardware[128];	/* "Hardware" (arm32 SoC), else "Model" (a board: Raspberry Pi) */
 	char other[128];	/* "cpu" (powerpc) or "uarch" (riscv) */
+	char vendor[64];	/* "vendor_id" (s390x: "IBM/S390") */
+	unsigned machine;	/* s390x "machine = 8561" (as hex digits: 0x8561), 0 if absent */
 	long implementer, part;	/* arm, -1 if absent */
 	double mhz;
 	int have_flags, hypervisor;
@@ -254,17 +271,13 @@ static int has_word(const char *list, const char *word)
 
 /* Lines longer than the buffer (the x86 "flags" line is ~1.7 KB today) are
  * parsed from their first 8 KiB; the rest is skipped. */
-static void scan_cpuinfo(struct cpuinfo_scan *ci, struct core_set *cs)
+static void scan_cpuinfo(FILE *fp, struct cpuinfo_scan *ci, struct core_set *cs)
 {
 	char line[8192];
-	FILE *fp;
 	int phys = -1, core = -1, skipping = 0;
 
 	memset(ci, 0, sizeof *ci);
 	ci->implementer = ci->part = -1;
-	fp = fopen("/proc/cpuinfo", "r");
-	if (!fp)
-		return;
 	while (fgets(line, sizeof line, fp)) {
 		size_t len = strlen(line);
 		int whole = len > 0 && line[len - 1] == '\n';
@@ -309,15 +322,74 @@ static void scan_cpuinfo(struct cpuinfo_scan *ci, struct core_set *cs)
 		} else if (strcmp(key, "CPU part") == 0) {
 			if (ci->part < 0)
 				ci->part = strtol(val, NULL, 0);
-		} else if (strcmp(key, "Hardware") == 0) {
+		} else if (strcmp(key, "Hardware") == 0 || (strcmp(key, "Model") == 0 && !ci->hardware[0])) {
 			str_copy(ci->hardware, sizeof ci->hardware, val);
 		} else if (strcmp(key, "cpu") == 0 || strcmp(key, "uarch") == 0) {
 			if (!ci->other[0])
 				str_copy(ci->other, sizeof ci->other, val);
+		} else if (strcmp(key, "vendor_id") == 0) {
+			str_copy(ci->vendor, sizeof ci->vendor, val);
+		} else if (strncmp(key, "processor ", 10) == 0 && !ci->machine && strstr(val, "machine = ")) {
+			ci->machine = (unsigned)strtoul(strstr(val, "machine = ") + 10, NULL, 16);
 		}
 	}
 	core_add(cs, phys, core);
-	fclose(fp);
+}
+
+/* The CPU's name from what scan_cpuinfo found: x86's model name; arm's
+ * implementer and part (and the SoC or board); IBM Z's machine type;
+ * POWER's "cpu" without its feature tail; RISC-V's uarch. "" if none. */
+static void cpuinfo_name(const struct cpuinfo_scan *ci, char *out, size_t n)
+{
+	out[0] = '\0';
+	if (ci->model[0]) {
+		str_copy(out, n, ci->model);
+	} else if (ci->implementer >= 0) {
+		const char *impl = arm_lookup(arm_implementers, ARRAY_SIZE(arm_implementers),
+					      (unsigned)ci->implementer);
+		const char *part = ci->implementer == 0x41 ?
+			arm_lookup(arm_parts, ARRAY_SIZE(arm_parts), (unsigned)ci->part) :
+			arm_lookup(arm_other_parts, ARRAY_SIZE(arm_other_parts),
+				   (unsigned)(ci->implementer << 12 | ci->part));
+		char name[96];
+
+		if (impl && part)
+			str_fmt(name, sizeof name, "%s %s", impl, part);
+		else if (impl)
+			str_fmt(name, sizeof name, "%s part 0x%lx", impl, ci->part);
+		else
+			str_fmt(name, sizeof name, "implementer 0x%lx part 0x%lx",
+				ci->implementer, ci->part);
+		if (ci->hardware[0])
+			str_fmt(out, n, "%s (%s)", name, ci->hardware);
+		else
+			str_copy(out, n, name);
+	} else if (ci->machine) {
+		const char *z = arm_lookup(s390_machines, ARRAY_SIZE(s390_machines), ci->machine);
+
+		if (z)
+			str_fmt(out, n, "IBM %s (machine %x)", z, ci->machine);
+		else
+			str_fmt(out, n, "IBM Z machine %x", ci->machine);
+	} else if (ci->hardware[0]) {
+		str_copy(out, n, ci->hardware);
+	} else if (ci->other[0]) {
+		char *tail;
+
+		str_copy(out, n, ci->other);
+		if ((tail = strstr(out, ", ")))	/* "POWER9 (raw), altivec supported", not "sifive,u74-mc" */
+			*tail = '\0';
+	} else if (ci->vendor[0]) {
+		str_copy(out, n, ci->vendor);
+	}
+}
+
+void os_cpuinfo_name(FILE *f, char *out, size_t n)
+{
+	struct cpuinfo_scan ci;
+
+	scan_cpuinfo(f, &ci, NULL);
+	cpuinfo_name(&ci, out, n);
 }
 
 /* Cores from /sys topology when /proc/cpuinfo has no physical/core ids (arm). */
@@ -353,9 +425,16 @@ static void cores_from_sysfs(struct core_set *cs)
 static void cpu_linux(struct sysinfo *si, struct cpuinfo_scan *ci)
 {
 	struct core_set *cs = calloc(1, sizeof *cs);	/* 32 KiB: keep it off the stack */
+	FILE *fp = fopen("/proc/cpuinfo", "r");
 	long long khz;
 
-	scan_cpuinfo(ci, cs);	/* without cs (no memory) cores stay unknown */
+	if (fp) {
+		scan_cpuinfo(fp, ci, cs);	/* without cs (no memory) cores stay unknown */
+		fclose(fp);
+	} else {
+		memset(ci, 0, sizeof *ci);
+		ci->implementer = ci->part = -1;
+	}
 	if (cs) {
 		if (cs->n == 0)
 			cores_from_sysfs(cs);
@@ -363,32 +442,7 @@ static void cpu_linux(struct sysinfo *si, struct cpuinfo_scan *ci)
 			si->cores = cs->n;
 		free(cs);
 	}
-
-	if (ci->model[0]) {
-		str_copy(si->cpu_model, sizeof si->cpu_model, ci->model);
-	} else if (ci->implementer >= 0) {
-		const char *impl = arm_lookup(arm_implementers, ARRAY_SIZE(arm_implementers),
-					      (unsigned)ci->implementer);
-		const char *part = ci->implementer == 0x41 ?
-			arm_lookup(arm_parts, ARRAY_SIZE(arm_parts), (unsigned)ci->part) : NULL;
-		char name[96];
-
-		if (impl && part)
-			str_fmt(name, sizeof name, "%s %s", impl, part);
-		else if (impl)
-			str_fmt(name, sizeof name, "%s part 0x%lx", impl, ci->part);
-		else
-			str_fmt(name, sizeof name, "implementer 0x%lx part 0x%lx",
-				ci->implementer, ci->part);
-		if (ci->hardware[0])
-			str_fmt(si->cpu_model, sizeof si->cpu_model, "%s (%s)", name, ci->hardware);
-		else
-			str_copy(si->cpu_model, sizeof si->cpu_model, name);
-	} else if (ci->hardware[0]) {
-		str_copy(si->cpu_model, sizeof si->cpu_model, ci->hardware);
-	} else if (ci->other[0]) {
-		str_copy(si->cpu_model, sizeof si->cpu_model, ci->other);
-	}
+	cpuinfo_name(ci, si->cpu_model, sizeof si->cpu_model);
 
 	si->cpu_mhz = ci->mhz;
 	if (si->cpu_mhz <= 0) {

@@ -15,6 +15,7 @@
 #define BAKEOFF_OS_H
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #if defined(__linux__) && !defined(BAKEOFF_NO_LINUX)
 #define BAKEOFF_OS_LINUX 1
@@ -97,6 +98,11 @@ int os_cpu_place(int cpu, struct os_cpu_place *p);
  * process when bakeoff is killed with SIGKILL). Where the OS cannot, the
  * harness still notices the orphaning in long_progress(). */
 void os_die_with_parent(void);
+
+/* The CPU's name as a /proc/cpuinfo text f tells it (Linux's formats on
+ * x86, arm64, POWER, IBM Z, RISC-V: os_sysinfo's cpu_model), into out;
+ * "" where the OS has no such file. For tests/unit/t-cpuinfo.c. */
+void os_cpuinfo_name(FILE *f, char *out, size_t n);
 
 /* ---------- NUMA ---------- */
 
