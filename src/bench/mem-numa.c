@@ -274,7 +274,7 @@ static double numa_estimate(const struct bench_opts *opt, const struct harness_c
 }
 
 const struct bench bench_mem_numa = {
-	.id = "mem.numa", .group = "mem", .title = "NUMA latency and bandwidth matrix (MLC)",
+	.id = "mem.numa", .group = "mem", .title = "NUMA latency and bandwidth (MLC)",
 	.unit = "ns", .better = BETTER_LOWER, .kind = KIND_LATENCY,
 	.supported = numa_supported,
 	.run = numa_run,
