@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "affinity.h"
 #include "bench.h"
 #include "harness.h"
@@ -81,11 +82,13 @@ static char *nm_alloc(struct bench_ctx *ctx, int nd, int cpu, size_t bytes, char
 	struct affinity save = { 0 };
 	char bind_err[64] = "";
 	int on = 0, read_back = 0;
+	long page = sysconf(_SC_PAGESIZE);
 	void *v = NULL;
 	char *p;
 
 	*fatal = 1;
-	if (posix_memalign(&v, 4096, bytes)) {
+	/* mbind wants the start on a page: the OS's page, 64 KiB on some */
+	if (posix_memalign(&v, page > 4096 ? (size_t)page : 4096, bytes)) {
 		memlat_failed(ctx, "cannot allocate a node's buffer", bytes);
 		return NULL;
 	}
@@ -103,7 +106,7 @@ static char *nm_alloc(struct bench_ctx *ctx, int nd, int cpu, size_t bytes, char
 		return NULL;
 	}
 	for (int k = 0; k < NM_SAMPLE; k++) {
-		int got = os_mem_node(p + (bytes / NM_SAMPLE * (size_t)k & ~(size_t)4095));
+		int got = os_mem_node(p + bytes / NM_SAMPLE * (size_t)k);
 
 		read_back += got >= 0;
 		on += got == nd;
@@ -195,7 +198,11 @@ static int numa_run(struct bench_ctx *ctx)
 		snprintf(ctx->reason, sizeof(ctx->reason), n < 2 ? "one NUMA node" : "cannot read the CPUs to run on");
 		return -1;
 	}
-	bytes = (bytes + 4095) & ~(uint64_t)4095;
+	{
+		uint64_t page = sysconf(_SC_PAGESIZE) > 4096 ? (uint64_t)sysconf(_SC_PAGESIZE) : 4096;
+
+		bytes = (bytes + page - 1) / page * page;
+	}
 	for (int i = 0; i < n; i++) {
 		id[i] = node[i].id;
 		cpu[i] = -1;
