@@ -144,10 +144,7 @@ static int c2c_pair(struct bench_ctx *ctx, struct c2c_line *l, int a, int b, dou
 		.op = c2c_op, .state = &s, .detail = 1,
 	};
 
-	h.cfg.target_ns = C2C_SAMPLE_NS;
-	if ((double)h.cfg.target_ns < 1000 * h.clk.resolution_ns)
-		h.cfg.target_ns = (uint64_t)(1000 * h.clk.resolution_ns);
-	h.cfg.samples = h.cfg.max_samples = C2C_SAMPLES;
+	harness_short_samples(&h, C2C_SAMPLE_NS, C2C_SAMPLES);
 	sub.h = &h;
 	atomic_store(&l->v, 0);
 	atomic_store(&l->stop, 0);

@@ -786,10 +786,7 @@ static int line_curve(struct bench_ctx *ctx, char *buf, uint64_t bytes, uint64_t
 	size_t i, k;
 	int rc = -1;
 
-	h.cfg.target_ns = LINE_SAMPLE_NS;
-	if ((double)h.cfg.target_ns < 1000 * h.clk.resolution_ns)
-		h.cfg.target_ns = (uint64_t)(1000 * h.clk.resolution_ns);
-	h.cfg.samples = h.cfg.max_samples = LINE_SAMPLES;
+	harness_short_samples(&h, LINE_SAMPLE_NS, LINE_SAMPLES);
 	sub.h = &h;
 	sub.res = &mine;
 	for (i = 0; i < LINE_NS; i++) {

@@ -52,6 +52,14 @@ void harness_default_cfg(struct harness_cfg *cfg)
 	cfg->interval_ns = 1000000000ull;
 }
 
+void harness_short_samples(struct harness *h, uint64_t sample_ns, int n)
+{
+	h->cfg.target_ns = sample_ns;
+	if ((double)h->cfg.target_ns < 1000 * h->clk.resolution_ns)
+		h->cfg.target_ns = (uint64_t)(1000 * h->clk.resolution_ns);
+	h->cfg.samples = h->cfg.max_samples = n;
+}
+
 /* ---- the op timeout ---- */
 
 #define EXIT_TIMED_OUT 124	/* a child that ignored its timeout */

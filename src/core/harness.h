@@ -67,6 +67,10 @@ struct measure {
 };
 
 void harness_default_cfg(struct harness_cfg *cfg);
+/* Make h take exactly n samples of sample_ns each (at least 1000 clock
+ * steps): short samples, most of which no preemption reaches, for figures
+ * a busy machine's 10 ms samples would smear (mem.line, cpu.c2c). */
+void harness_short_samples(struct harness *h, uint64_t sample_ns, int n);
 
 /* CPU time (this process and its waited-for children) and wall clock, to
  * record the CPU use of a measured phase on a metric. */
