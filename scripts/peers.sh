@@ -15,11 +15,16 @@
 #   PEERS_ROUNDS=5
 #   PEERS_ONLY=disk   only the disk peers (fio, bonnie++); nodisk: all but them;
 #                     rand: only disk.rand against fio (QD1, QD32 io_uring, QD32 aio);
-#                     lmbench: only the rows of lmbench 3 (PEERS_LMBENCH)
+#                     lmbench: only the rows of lmbench 3 (PEERS_LMBENCH);
+#                     iozone: only iozone 3's (PEERS_IOZONE)
 #   PEERS_LMBENCH=DIR an lmbench 3 source tree (not in Debian: a clone of
 #                     github.com/intel/lmbench): its lat_select, lat_sem,
 #                     lat_fcntl, lat_unix_connect and lat_fs are built in a
 #                     scratch directory and run beside bakeoff's figures
+#   PEERS_IOZONE=DIR  an iozone 3 source tree (iozone.c in DIR, DIR/src or
+#                     DIR/src/current; iozone.org's tarball, or a mirror):
+#                     built in a scratch directory, its auto mode (-a -g 4m
+#                     -e) run beside bakeoff's iozone personality
 #   PEERS_LMBENCH_FS=1 also lat_fs beside fs.* (off by default: on ext4
 #                     without a journal its calibration can run for many
 #                     minutes, docs/peers.md)
@@ -30,9 +35,11 @@ case $ONLY in
 all | disk | nodisk) ;;
 rand) ONLY=disk RANDONLY=1 ;;
 lmbench) ONLY=nodisk LMBONLY=1 ;;
-*) echo "peers.sh: PEERS_ONLY is disk, nodisk, rand or lmbench, not '$ONLY'" >&2; exit 2 ;;
+iozone) ONLY=disk IOZONLY=1 ;;
+*) echo "peers.sh: PEERS_ONLY is disk, nodisk, rand, lmbench or iozone, not '$ONLY'" >&2; exit 2 ;;
 esac
 RANDONLY=${RANDONLY:-0}
+IOZONLY=${IOZONLY:-0}
 BAKEOFF=${BAKEOFF:-./bakeoff}
 MEM=${PEERS_MEM:-64}
 ROUNDS=${PEERS_ROUNDS:-5}
@@ -569,9 +576,9 @@ peer_bonnie() {
 	put bonnie.create "$(awk -F, '$27 ~ /^[0-9]/ { print $27 }' "$TMP/bon")"
 	done_half
 }
-[ "$ONLY" = nodisk ] || echo "disk peers in $DDIR: fio on ${DSIZE} MiB, bonnie++ on ${BSIZE} MiB, $DROUNDS rounds ..."
+[ "$ONLY" = nodisk ] || [ "$IOZONLY" = 1 ] || echo "disk peers in $DDIR: fio on ${DSIZE} MiB, bonnie++ on ${BSIZE} MiB, $DROUNDS rounds ..."
 r=1
-[ "$ONLY" = nodisk ] && r=$((DROUNDS + 1))
+{ [ "$ONLY" = nodisk ] || [ "$IOZONLY" = 1 ]; } && r=$((DROUNDS + 1))
 while [ "$r" -le "$DROUNDS" ]; do
 	echo "disk round $r of $DROUNDS ($(cut -d ' ' -f 1-3 /proc/loadavg 2>/dev/null || echo ?) load) ..."
 	mark=$(wc -l <"$TMP/vals")
@@ -589,6 +596,73 @@ while [ "$r" -le "$DROUNDS" ]; do
 	round_figures "$mark"
 	r=$((r + 1))
 done
+
+# ---- iozone 3, built from the source PEERS_IOZONE names (never committed) ----
+# For each test, the median over the cells of files of 1 MiB and more
+# (smaller ones take under a millisecond, within the timer's and one
+# fsync's reach) of the cell's figure, in MB/s (iozone's kB/s are 1024
+# bytes). iozone times one pass a cell, bakeoff takes the median of its
+# passes (docs/peers.md).
+IOZ=
+WHY_IOZ="PEERS_IOZONE not set (an iozone 3 source tree: iozone.org's iozone3_*.tar, or a mirror)"
+if [ -n "${PEERS_IOZONE:-}" ] && [ "$ONLY" != nodisk ] && [ "$RANDONLY" = 0 ]; then
+	for d in "$PEERS_IOZONE" "$PEERS_IOZONE/src" "$PEERS_IOZONE/src/current"; do
+		[ -f "$d/iozone.c" ] && IOZSRC=$d && break
+	done
+	if [ -z "${IOZSRC:-}" ]; then
+		WHY_IOZ="no iozone.c in $PEERS_IOZONE, its src or src/current"
+	else
+		mkdir -p "$TMP/iozone" && cp "$IOZSRC"/*.c "$IOZSRC"/makefile "$TMP/iozone/" 2>/dev/null
+		case $(uname -m) in x86_64) _t=linux-AMD64 ;; aarch64) _t=linux-arm ;; *) _t=linux ;; esac
+		if (cd "$TMP/iozone" && make "$_t") >"$TMP/ioz.err" 2>&1 && [ -x "$TMP/iozone/iozone" ]; then
+			IOZ=$TMP/iozone/iozone
+		else
+			WHY_IOZ="iozone did not build (make $_t in a copy of $IOZSRC): $(grep -m1 -i error "$TMP/ioz.err")"
+		fi
+	fi
+fi
+IOZTESTS="write rewrite read reread random_read random_write bkwd_read record_rewrite stride_read fwrite frewrite fread freread"
+# ioz_figs TABLE — each test's figure from iozone's auto-mode table
+ioz_figs() {
+	perl -e 'my @t = @ARGV; my @c;
+		while (<STDIN>) { next unless /^\s+(\d+)\s+(\d+)((\s+\d+){13})\s*$/ && $1 >= 1024;
+			my @v = split " ", $3; push @{$c[$_]}, $v[$_] for 0 .. 12 }
+		for my $i (0 .. 12) { my @s = sort { $a <=> $b } @{$c[$i] // []}; next unless @s;
+			my $m = @s % 2 ? $s[$#s / 2] : ($s[@s / 2 - 1] + $s[@s / 2]) / 2;
+			printf "ioz.%s %.1f\n", $t[$i], $m * 1.024 / 1000 }' $IOZTESTS <"$1" >>"$TMP/vals"
+}
+# bakeoff's from its result file: the median over the same cells of each
+# cell's figure, and (as KEY.tw) of each cell's total bytes / total time,
+# the expected figure of one pass, which is what iozone's one pass samples.
+ioz_bakeoff() {
+	rm -f "$TMP/iozb.json"
+	"$BAKEOFF" run -q iozone --dir "$DDIR" -o "$TMP/iozb.json" >/dev/null 2>&1
+	perl -MJSON::PP -e '
+		local $/; open my $f, "<", shift or exit; my $r = decode_json(<$f>); my %t = map { (my $n = $_) =~ tr/_/ /; ($n, $_) } @ARGV;
+		my (%m, %w);
+		for my $b (@{$r->{benchmarks}}) { next unless $b->{id} eq "disk.iozone";
+			for my $x (@{$b->{metrics}}) { next unless $x->{name} =~ /^(.*), (\d+) kB, reclen \d+ kB$/ && $2 >= 1024 && $t{$1};
+				push @{$m{$1}}, $x->{median}; my ($a, $s) = (0, 0);
+				for my $i (0 .. $#{$x->{samples}}) { $a += $x->{amounts}[$i]; $s += $x->{amounts}[$i] / $x->{samples}[$i] }
+				push @{$w{$1}}, $a / $s if $s } }
+		sub med { my @s = sort { $a <=> $b } @_; @s % 2 ? $s[$#s / 2] : ($s[@s / 2 - 1] + $s[@s / 2]) / 2 }
+		for my $n (sort keys %m) { printf "bk.ioz.%s %.1f\nbk.ioz.%s.tw %.1f\n", $t{$n}, med(@{$m{$n}}), $t{$n}, med(@{$w{$n}}) }' \
+		"$TMP/iozb.json" $IOZTESTS >>"$TMP/vals"
+	sync
+}
+ioz_peer() {
+	(cd "$DDIR" && "$IOZ" -a -g 4m -e -f iozone.tmp) >"$TMP/iozp" 2>&1 && ioz_figs "$TMP/iozp"
+	rm -f "$DDIR/iozone.tmp"
+	sync
+}
+if [ -n "$IOZ" ]; then
+	echo "iozone 3 in $DDIR: -a -g 4m -e beside bakeoff run iozone, $ROUNDS rounds ..."
+	r=1
+	while [ "$r" -le "$ROUNDS" ]; do
+		if [ $((r % 2)) = 1 ]; then ioz_bakeoff; ioz_peer; else ioz_peer; ioz_bakeoff; fi
+		r=$((r + 1))
+	done
+fi
 # ---- end disk ----
 
 # line FIGURE BAKEOFF_KEY UNIT PEER_KEY PEER_NAME WHY_MISSING
@@ -646,7 +720,7 @@ line "file delete, 0 KB" fs.delete.0k f/s lmb.fs.delete.0k "lmbench lat_fs -s 0 
 line "file create, 10 KB" fs.create.10k f/s lmb.fs.create.10k "lmbench lat_fs -s 10k (creates/s)" "$WHY_LMBFS"
 line "file delete, 10 KB" fs.delete.10k f/s lmb.fs.delete.10k "lmbench lat_fs -s 10k (deletes/s)" "$WHY_LMBFS"
 fi
-if [ "$ONLY" != nodisk ]; then
+if [ "$ONLY" != nodisk ] && [ "$IOZONLY" = 0 ]; then
 # disk
 nofio="fio not installed (apt-get install fio)"
 nobon="bonnie++ not installed (apt-get install bonnie++), or under half a second (+++++)"
@@ -672,6 +746,11 @@ line "bonnie rewrite" bon.rewrite MB/s bonnie.rewrite "bonnie++ -f (K/sec x 0.00
 line "bonnie block read" bon.read MB/s bonnie.read "bonnie++ -f (K/sec x 0.001024)" "$nobon"
 line "bonnie seq create" bon.seq_create f/s bonnie.create "bonnie++ -n 16" "$nobon"
 fi
+fi
+if [ "$ONLY" != nodisk ] && [ "$RANDONLY" = 0 ]; then
+for t in $IOZTESTS; do
+	line "iozone $(echo "$t" | tr _ ' ')" "bk.ioz.$t" MB/s "ioz.$t" "iozone -a -g 4m -e, files >= 1 MiB" "$WHY_IOZ"
+done
 fi
 echo
 echo "Each figure is the median of $ROUNDS rounds (disk: $DROUNDS). bakeoff: its figure (the median of its"

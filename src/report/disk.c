@@ -382,6 +382,8 @@ void report_iozone(const struct result *r, FILE *f)
 	report_put(f, dir && dir->str ? dir->str : "?", 0);
 	fputc('\n', f);
 	fputs("\tInclude fsync in write timing\n", f);
+	fputs("\t(bakeoff: fsync in every test but fread/freread, as iozone -e;"
+	      " each cell the median of its passes, iozone's one pass)\n", f);
 	if (direct && direct->str && strcmp(direct->str, "yes") == 0)
 		fputs("\tO_DIRECT feature enabled\n", f);
 	fputs("\tAuto Mode\n", f);
