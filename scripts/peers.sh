@@ -193,8 +193,12 @@ WHY_LMB="PEERS_LMBENCH not set (an lmbench 3 source tree, e.g. a clone of github
 if [ -n "${PEERS_LMBENCH:-}" ] && [ "$ONLY" != disk ]; then
 	LMB=$TMP/lmbench
 	mkdir -p "$LMB"
-	for t in lat_select lat_sem lat_fcntl lat_unix_connect lat_fs par_mem; do
-		(cd "$PEERS_LMBENCH/src" && ${CC:-cc} -O2 -w -DHAVE_uint64_t -DHAVE_int64_t -DHAVE_socklen_t \
+	# -O2 for these; bw_mem with lmbench's own -O (src/Makefile), since at
+	# -O2 gcc vectorizes its frd and fwr chunks (docs/peers.md)
+	for t in lat_select lat_sem lat_fcntl lat_unix_connect lat_fs par_mem bw_mem; do
+		_o=-O2
+		[ $t = bw_mem ] && _o=-O
+		(cd "$PEERS_LMBENCH/src" && ${CC:-cc} $_o -w -DHAVE_uint64_t -DHAVE_int64_t -DHAVE_socklen_t \
 			$(pkg-config --cflags libtirpc 2>/dev/null) -o "$LMB/$t" $t.c lib_*.c getopt.c -lm \
 			$(pkg-config --libs libtirpc 2>/dev/null)) >"$TMP/lmb.err" 2>&1 || {
 			WHY_LMB="lmbench's $t did not build from $PEERS_LMBENCH: $(grep -m1 error "$TMP/lmb.err")"
@@ -208,6 +212,15 @@ lmb() {
 	_t=$1
 	shift
 	(cd "$TMP" && "$LMB/$_t" "$@" 2>&1) | awk '/microseconds/ { print $(NF - 1) }'
+}
+# bakeoff's lmbench-method figures of mem.bw.read and mem.bw.write (their
+# detail metrics frd and fwr) on a buffer of MEM MiB, as bw_mem's
+fmem_bakeoff() {
+	"$BAKEOFF" run -q --mem-size "${MEM}M" -o "$TMP/b.json" mem.bw.read mem.bw.write >/dev/null 2>"$TMP/err" ||
+		cat "$TMP/err"
+	bk "$TMP/b.json" mem.frd mem.bw.read frd
+	bk "$TMP/b.json" mem.fwr mem.bw.write fwr
+	rm -f "$TMP/b.json"
 }
 # lmb_fs SIZE — lat_fs -s SIZE's creates and deletes per second, as "C D"
 # (3 repetitions)
@@ -381,6 +394,12 @@ while [ "$r" -le "$ROUNDS" ]; do
 			[ $((r % 2)) = 0 ] && bkrun $id $id --dir "$TMP"
 		done
 		if [ $((r % 2)) = 1 ]; then mlp_bakeoff; mlp_lmbench; else mlp_lmbench; mlp_bakeoff; fi
+		# the lmbench summary's Mem read and Mem write: bw_mem frd and fwr
+		[ $((r % 2)) = 1 ] && fmem_bakeoff
+		for t in frd fwr; do
+			put lmb.mem.$t "$("$LMB/bw_mem" "${MEM}m" $t 2>&1 | awk 'NF == 2 { print $2 }')"
+		done
+		[ $((r % 2)) = 0 ] && fmem_bakeoff
 		for sz in 0k 10k; do
 			[ "$LMBFS" = 1 ] || break
 			[ $((r % 2)) = 1 ] && bkrun fs.create.$sz fs.create.$sz --dir "$TMP" && bkrun fs.delete.$sz fs.delete.$sz --dir "$TMP"
@@ -671,7 +690,7 @@ line() {
 	p=$(median "$4")
 	awk -v f="$1" -v id="$2" -v b="$b" -v cv="$(median "$2.cv")" -v tw="$(median "$2.tw")" \
 		-v u="$3" -v pn="$5" -v p="$p" -v why="$6" 'BEGIN {
-		sub(/^pin\./, "ipc.", id); sub(/pipe$/, "pipe.lat --pin", id); sub(/bw2$/, "bw --streams 2", id); sub(/bw1cpu$/, "bw, 1 CPU", id)
+		sub(/^pin\./, "ipc.", id); sub(/pipe$/, "pipe.lat --pin", id); sub(/bw2$/, "bw --streams 2", id); sub(/bw1cpu$/, "bw, 1 CPU", id); sub(/^mem\.frd$/, "mem.bw.read:frd", id); sub(/^mem\.fwr$/, "mem.bw.write:fwr", id)
 		sub(/^pk\.all$/, "mem.peak", id); sub(/^pk\.one$/, "mem.peak:read/1", id)
 		printf "%-24s %-18s %8s %-4s %6s %8s   %-36s ", f, id, b == "" ? "-" : sprintf("%.4g", b), u, cv == "" ? "-" : sprintf("%5.1f%%", cv),
 			tw == "" ? "-" : sprintf("%8.4g", tw), pn
@@ -714,6 +733,8 @@ line "select, 100 TCP fds" proc.select.tcp us lmb.proc.select.tcp "lmbench lat_s
 line "SysV semaphore handoff" ipc.sem.lat us lmb.ipc.sem.lat "lmbench lat_sem" "$WHY_LMB"
 line "fcntl lock handoff" ipc.fcntl.lat us lmb.ipc.fcntl.lat "lmbench lat_fcntl" "$WHY_LMB"
 line "AF_UNIX connect" ipc.unix.connect us lmb.ipc.unix.connect "lmbench lat_unix_connect" "$WHY_LMB"
+line "Mem read (lmbench frd)" mem.frd MB/s lmb.mem.frd "lmbench bw_mem ${MEM}m frd (built -O)" "$WHY_LMB"
+line "Mem write (lmbench fwr)" mem.fwr MB/s lmb.mem.fwr "lmbench bw_mem ${MEM}m fwr (built -O)" "$WHY_LMB"
 line "memory-level parallelism" mem.mlp load lmb.mem.mlp "lmbench par_mem -L 64 -M $((MLPSZ >> 20))M (last size)" "$WHY_LMB"
 line "file create, 0 KB" fs.create.0k f/s lmb.fs.create.0k "lmbench lat_fs -s 0 (creates/s)" "$WHY_LMBFS"
 line "file delete, 0 KB" fs.delete.0k f/s lmb.fs.delete.0k "lmbench lat_fs -s 0 (deletes/s)" "$WHY_LMBFS"

@@ -60,6 +60,9 @@ struct col {
 	const char *need;	/* lmbench's column name: footnote an ok benchmark that
 				 * lacks the metric lmbench's definition needs */
 	struct term terms[3];	/* S_SUM; unused terms have sign 0 */
+	const char *method;	/* where bakeoff's method deliberately differs from
+				 * lmbench's: a note under the section when the
+				 * column has a figure */
 };
 
 /* a column bakeoff leaves blank, and why (a note under the section) */
@@ -113,8 +116,11 @@ static const struct section sections[] = {
 	    { .pre = " ", .width = 4, .src = S_SUM, .tgt = T_US, .need = "sig hndl",
 	      .terms = { { 1, "proc.signal.catch", "" }, { -1, "proc.signal.catch", "kill0" } } },
 	    MET(" ", 4, "proc.fork.exit", "", T_US),
-	    MET(" ", 4, "proc.fork.exec", "", T_US),
-	    MET(" ", 4, "proc.fork.sh", "", T_US) } },
+	    { .pre = " ", .width = 4, .src = S_METRIC, .id = "proc.fork.exec", .metric = "",
+	      .tgt = T_US, .method = "exec proc: the child execs /bin/true (lmbench's its own "
+				     "small hello program)" },
+	    { .pre = " ", .width = 4, .src = S_METRIC, .id = "proc.fork.sh", .metric = "",
+	      .tgt = T_US, .method = "sh proc: /bin/sh -c /bin/true (lmbench's /bin/sh -c hello)" } } },
 	{ "Basic integer operations",
 	  "Basic integer operations - times in nanoseconds - smaller is better\n"
 	  "-------------------------------------------------------------------\n"
@@ -243,7 +249,9 @@ static const struct section sections[] = {
 	     * random walk's main-memory plateau. */
 	    { .pre = " ", .width = 11, .src = S_METRIC, .id = "mem.lat",
 	      .metric = "main_stride128", .alt = "stride/*", .tgt = T_NS },
-	    MET(" ", 11, "mem.lat", "main", T_NS),
+	    { .pre = " ", .width = 11, .src = S_METRIC, .id = "mem.lat", .metric = "main",
+	      .tgt = T_NS, .method = "Rand mem: mem.lat's main-memory plateau of its random walk "
+				     "(lmbench's: the walk's largest size)" },
 	    NONE(" ", 10, "Guesses: lmbench's guesses from its own graphs; bakeoff's cache "
 		 "plateaus are mem.lat's L1, L2, L3 and main figures") } },
 };
@@ -752,8 +760,11 @@ static void print_section(const struct section *s, const struct result *const *r
 		}
 		for (k = 0; k < s->ncols; k++) {
 			const struct col *c = &s->cols[k];
+			struct cell cl = cell_of(rs[i], c, &ns);
 
-			cell_text(c, cell_of(rs[i], c, &ns), txt, sizeof(txt));
+			if (c->method && cl.st == C_VALUE)
+				note_add(&ns, c->method);
+			cell_text(c, cl, txt, sizeof(txt));
 			fprintf(f, "%s%*s", c->pre, c->width, txt);
 		}
 		fputc('\n', f);

@@ -111,6 +111,12 @@ check "  over --mem-size (2 MiB), noted where under 4x the last-level cache" [ "
 "$BAKEOFF" report --format lmbench "$R" >"$TMP/lmb" 2>&1
 mlp=$(awk '/^Basic system parameters/ { s = 1 } s && /^--------- / { d = 1; next } d { print $(NF - 1); exit }' "$TMP/lmb")
 check "  the lmbench summary's mem par column reads it ($mlp)" sh -c "perl -e 'exit !(\$ARGV[0] =~ /^[0-9.]+\$/ && abs(\$ARGV[0] / \$ARGV[1] - 1) < 0.01)' '$mlp' '$(median "$R" mem.mlp)' && ! grep -q 'not understood' '$TMP/lmb'"
+rand=$(awk '/^Memory latencies/ { s = 1 } s && /^--------- / { d = 1; next } d { print $(NF - 1); exit }' "$TMP/lmb")
+if [ "$rand" = - ]; then
+	check "  Rand mem blank at 2 MiB (no main plateau), and no note on its method" sh -c "! grep -q '^Rand mem:' '$TMP/lmb'"
+else
+	check "  Rand mem filled ($rand ns), with the note on its method" grep -q "^Rand mem: mem.lat's main-memory plateau of its random walk" "$TMP/lmb"
+fi
 # mem.peak: the mixes on every CPU at once, summed
 ncpu=$(nproc 2>/dev/null || echo 1)
 check "mem.peak ran one copy per CPU ($ncpu)" [ "$(jget "$R" 'bench("mem.peak")->{params}{copies}')" = "$ncpu" ]

@@ -41,6 +41,11 @@ check "catch's main figure comes first" \
 prog=$(jget "$R" 'bench("proc.fork.exec")->{params}{program}')
 check "exec program recorded ($prog)" [ "$prog" = /bin/true -o "$prog" = /usr/bin/true ]
 check "sh shell recorded" [ "$(jget "$R" 'bench("proc.fork.sh")->{params}{shell}')" = /bin/sh ]
+# The lmbench summary says where the exec columns' method differs from lmbench's.
+"$BAKEOFF" report --format lmbench "$R" >"$TMP/lm"
+check "lmbench summary: a note on exec proc's program" grep -q "^exec proc: the child execs /bin/true (lmbench's its own small hello program)$" "$TMP/lm"
+check "lmbench summary: a note on sh proc's" grep -q "^sh proc: /bin/sh -c /bin/true" "$TMP/lm"
+check "lmbench summary: no Rand mem note without a mem.lat figure" sh -c "! grep -q '^Rand mem:' '$TMP/lm'"
 
 # Context switches: exactly the grid asked for, raw and corrected.
 C=proc.ctxsw
