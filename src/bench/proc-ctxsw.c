@@ -43,13 +43,15 @@ struct ring {
 	int wfd, rfd;		/* bakeoff writes the token to wfd, gets it back on rfd */
 };
 
-/* Sum an S-byte array (8-byte words, then the tail). */
+/* Sum an S-byte array (8-byte words, then the tail); p may be NULL when S is 0. */
 static uint64_t sum_data(const uint64_t *p, size_t size)
 {
 	const unsigned char *t;
 	uint64_t a0 = 0, a1 = 0;
 	size_t i, words = size / 8;
 
+	if (!size)
+		return 0;	/* 0K: p is NULL, and NULL + 0 is undefined (clang's UBSan) */
 	for (i = 0; i + 2 <= words; i += 2) {
 		a0 += p[i];
 		a1 += p[i + 1];
