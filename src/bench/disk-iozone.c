@@ -26,8 +26,8 @@
  * clock; on a file system that flushes the device's cache on every fsync,
  * ext4 without a journal for one, that flush is most of a small cell's
  * time). fwrite and frewrite end with fflush + fsync, fread and freread with
- * fflush only, as iozone's; fclose is not timed (iozone -c would). Reads are not evicted first: reread and freread are
- * meant to be cache figures, and read is what iozone measures. The file is
+ * fflush only, as iozone's; fclose is not timed (iozone -c would). Reads
+ * are not evicted first: reread and freread are meant to be cache figures, and read is what iozone measures. The file is
  * opened O_DIRECT only with --direct (iozone -I; the stdio tests stay
  * buffered); otherwise it is buffered, as iozone by default, so a figure on
  * a file under 2x RAM is marked cache_suspect. Cell metrics are named
@@ -199,7 +199,7 @@ static int op(void *st, struct long_run *lr)
 		}
 		z->fp = NULL;
 		if (bad)
-			return io_fail(z, "write", (int64_t)z->fsize, err);
+			return io_fail(z, writing ? "write" : "read", (int64_t)z->fsize, err);
 	} else if (fsync(z->f.fd) < 0) {	/* reads too, as iozone -e */
 		return io_fail(z, "fsync", (int64_t)off, errno);
 	}
