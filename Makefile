@@ -4,6 +4,7 @@
 #   make check      build and run every test under prove
 #   make check-quick the unit tests and the timing-free e2e tests (QUICK_E2E)
 #   make sanitize   build with ASan+UBSan in build-san/ and run every test
+#                   (CI: CC=clang, whose UBSan checks more)
 #   make generic    build everything in build-generic/ with the portable OS
 #                   layer (os-generic.c) instead of os-linux.c
 #   make peers      run established peers beside bakeoff (scripts/peers.sh)

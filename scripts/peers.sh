@@ -188,6 +188,26 @@ likwid() {
 }
 
 # ---- lmbench 3, built from the source PEERS_LMBENCH names (never committed) ----
+# The lmbench summary's columns that one lmbench tool gives alone, as
+# "KEY SCALE TOOL ARGS": KEY is bakeoff's id (ID:FIGURE for a detail
+# figure), SCALE turns lmbench's microseconds into bakeoff's unit (1000
+# for ns). stat and open get a file as deep below TMP as bakeoff's
+# scratch file (TMP/bakeoff.PID.XXXXXX/NAME): the path walk is part of
+# what they time (docs/peers.md).
+LMB_MICRO="proc.syscall.null 1000 lat_syscall null
+proc.syscall.read 1000 lat_syscall read
+proc.syscall.write 1000 lat_syscall write
+proc.syscall.stat 1000 lat_syscall stat LMBFILE
+proc.syscall.fstat 1000 lat_syscall fstat LMBFILE
+proc.syscall.open 1000 lat_syscall open LMBFILE
+proc.signal.install 1000 lat_sig install
+proc.fork.exit 1 lat_proc fork
+proc.ctxsw:2p/0K 1 lat_ctx -s 0 2
+ipc.pipe.lat 1 lat_pipe
+ipc.unix.lat 1 lat_unix
+ipc.pipe.bw 1 bw_pipe
+ipc.unix.bw 1 bw_unix"
+LMB_TOOLS=$(echo "$LMB_MICRO" | awk '{ print $3 }' | sort -u | tr '\n' ' ')
 LMB=
 WHY_LMB="PEERS_LMBENCH not set (an lmbench 3 source tree, e.g. a clone of github.com/intel/lmbench)"
 if [ -n "${PEERS_LMBENCH:-}" ] && [ "$ONLY" != disk ]; then
@@ -195,7 +215,7 @@ if [ -n "${PEERS_LMBENCH:-}" ] && [ "$ONLY" != disk ]; then
 	mkdir -p "$LMB"
 	# -O2 for these; bw_mem with lmbench's own -O (src/Makefile), since at
 	# -O2 gcc vectorizes its frd and fwr chunks (docs/peers.md)
-	for t in lat_select lat_sem lat_fcntl lat_unix_connect lat_fs par_mem bw_mem; do
+	for t in lat_select lat_sem lat_fcntl lat_unix_connect lat_fs par_mem bw_mem $LMB_TOOLS; do
 		_o=-O2
 		[ $t = bw_mem ] && _o=-O
 		(cd "$PEERS_LMBENCH/src" && ${CC:-cc} $_o -w -DHAVE_uint64_t -DHAVE_int64_t -DHAVE_socklen_t \
@@ -207,11 +227,13 @@ if [ -n "${PEERS_LMBENCH:-}" ] && [ "$ONLY" != disk ]; then
 		}
 	done
 fi
-# lmb TOOL ARGS... — the microseconds lmbench's TOOL prints ("... N microseconds")
+# lmb TOOL ARGS... — the figure lmbench's TOOL prints: "... N microseconds",
+# "... N MB/sec" (10^6 bytes), or lat_ctx's "PROCS N" (microseconds)
 lmb() {
 	_t=$1
 	shift
-	(cd "$TMP" && "$LMB/$_t" "$@" 2>&1) | awk '/microseconds/ { print $(NF - 1) }'
+	(cd "$TMP" && "$LMB/$_t" "$@" 2>&1) |
+		awk '/ (microseconds|MB\/sec)$/ { print $(NF - 1) } /^[0-9]+ [0-9.]+$/ { print $2 }'
 }
 # bakeoff's lmbench-method figures of mem.bw.read and mem.bw.write (their
 # detail metrics frd and fwr) on a buffer of MEM MiB, as bw_mem's
@@ -269,7 +291,10 @@ bkrun() {
 	esac
 	"$BAKEOFF" run -q -o "$TMP/b.json" "$@" "$_id" >/dev/null 2>"$TMP/err" ||
 		cat "$TMP/err"
-	bk "$TMP/b.json" "$_k" "$_id"
+	case $_k in	# KEY ID:FIGURE: that detail figure
+	*:*) bk "$TMP/b.json" "$_k" "$_id" "${_k#*:}" ;;
+	*) bk "$TMP/b.json" "$_k" "$_id" ;;
+	esac
 	rm -f "$TMP/b.json"
 }
 mbw_copy() {
@@ -392,6 +417,15 @@ while [ "$r" -le "$ROUNDS" ]; do
 				put lmb.$id "$(lmb "$@")"
 			fi
 			[ $((r % 2)) = 0 ] && bkrun $id $id --dir "$TMP"
+		done
+		mkdir -p "$TMP/lmbf" && : >"$TMP/lmbf/file"
+		echo "$LMB_MICRO" | while read -r key scale tool args; do
+			id=${key%%:*}
+			# shellcheck disable=SC2086
+			set -- $(echo "$args" | sed "s|LMBFILE|$TMP/lmbf/file|")
+			[ $((r % 2)) = 1 ] && bkrun "$key" "$id" --dir "$TMP"
+			put "lmb.$key" "$(lmb "$tool" "$@" | awk -v s="$scale" 'NR == 1 { print $1 * s }')"
+			[ $((r % 2)) = 0 ] && bkrun "$key" "$id" --dir "$TMP"
 		done
 		if [ $((r % 2)) = 1 ]; then mlp_bakeoff; mlp_lmbench; else mlp_lmbench; mlp_bakeoff; fi
 		# the lmbench summary's Mem read and Mem write: bw_mem frd and fwr

@@ -98,10 +98,7 @@ static void use_f32(float x)
 }
 static void use_f64(double x)
 {
-	uint64_t u;
-
-	memcpy(&u, &x, sizeof(u));
-	bench_use(u);
+	bench_use_double(x);
 }
 
 /* The two operations of a step on x (a, b are locals of the op function):

@@ -184,7 +184,7 @@ static int stream_op(void *state, uint64_t n)
 			errno = EINTR;
 			return -1;
 		}
-	bench_use((uint64_t)m->arr->a[m->arr->n / 2]);
+	bench_use_double(m->arr->a[m->arr->n / 2]);
 	return 0;
 }
 
