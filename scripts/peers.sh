@@ -189,50 +189,67 @@ likwid() {
 
 # ---- lmbench 3, built from the source PEERS_LMBENCH names (never committed) ----
 # The lmbench summary's columns that one lmbench tool gives alone, as
-# "KEY SCALE TOOL ARGS": KEY is bakeoff's id (ID:FIGURE for a detail
-# figure), SCALE turns lmbench's microseconds into bakeoff's unit (1000
-# for ns). stat and open get a file as deep below TMP as bakeoff's
+# "KEY|SCALE|TOOL ARGS|COLUMN[|PIN]": KEY is bakeoff's id (ID:FIGURE for a
+# detail figure), SCALE turns lmbench's microseconds into bakeoff's unit
+# (1000 for ns), COLUMN is the summary's name for it; PIN ("pin") runs
+# both tools on CPU 0 (taskset): unpinned, the ring and the two-process
+# bandwidths moved 0.5-2.2 times from run to run in both tools on a 2-vCPU
+# guest, as the scheduler put the two ends on one CPU or two. stat and open get a file as deep below TMP as bakeoff's
 # scratch file (TMP/bakeoff.PID.XXXXXX/NAME): the path walk is part of
 # what they time (docs/peers.md).
-LMB_MICRO="proc.syscall.null 1000 lat_syscall null
-proc.syscall.read 1000 lat_syscall read
-proc.syscall.write 1000 lat_syscall write
-proc.syscall.stat 1000 lat_syscall stat LMBFILE
-proc.syscall.fstat 1000 lat_syscall fstat LMBFILE
-proc.syscall.open 1000 lat_syscall open LMBFILE
-proc.signal.install 1000 lat_sig install
-proc.fork.exit 1 lat_proc fork
-proc.ctxsw:2p/0K 1 lat_ctx -s 0 2
-ipc.pipe.lat 1 lat_pipe
-ipc.unix.lat 1 lat_unix
-ipc.pipe.bw 1 bw_pipe
-ipc.unix.bw 1 bw_unix"
-LMB_TOOLS=$(echo "$LMB_MICRO" | awk '{ print $3 }' | sort -u | tr '\n' ' ')
+LMB_MICRO="proc.syscall.null|1000|lat_syscall null|null call
+proc.syscall.read|1000|lat_syscall read|null I/O (read)
+proc.syscall.write|1000|lat_syscall write|null I/O (write)
+proc.syscall.stat|1000|lat_syscall stat LMBFILE|stat
+proc.syscall.fstat|1000|lat_syscall fstat LMBFILE|fstat
+proc.syscall.open|1000|lat_syscall open LMBFILE|open clos
+proc.signal.install|1000|lat_sig install|sig inst
+proc.fork.exit|1|lat_proc fork|fork proc
+proc.ctxsw:2p/0K|1|lat_ctx -s 0 2|ctxsw 2p/0K|pin
+proc.ctxsw:8p/0K|1|lat_ctx -s 0 8|ctxsw 8p/0K|pin
+ipc.pipe.lat|1|lat_pipe|Pipe latency
+ipc.unix.lat|1|lat_unix|AF UNIX latency
+ipc.pipe.bw|1|bw_pipe|Pipe bandwidth|pin
+ipc.unix.bw|1|bw_unix|AF UNIX bandwidth|pin"
+LMB_TOOLS=$(echo "$LMB_MICRO" | awk -F'|' '{ split($3, t, " "); print t[1] }' | sort -u | tr '\n' ' ')
 LMB=
 WHY_LMB="PEERS_LMBENCH not set (an lmbench 3 source tree, e.g. a clone of github.com/intel/lmbench)"
 if [ -n "${PEERS_LMBENCH:-}" ] && [ "$ONLY" != disk ]; then
 	LMB=$TMP/lmbench
 	mkdir -p "$LMB"
-	# -O2 for these; bw_mem with lmbench's own -O (src/Makefile), since at
-	# -O2 gcc vectorizes its frd and fwr chunks (docs/peers.md)
+	# As lmbench's src/Makefile builds them: its lib_*.c in an archive, so
+	# a tool carries only what it calls. Linked with every lib_*.c and
+	# libtirpc (8 shared libraries more, RPC moved out of glibc), lat_proc's
+	# fork+exit took 1.6 times as long here: fork copies every mapping.
+	# -O2; bw_mem with lmbench's own -O, since at -O2 gcc vectorizes its
+	# frd and fwr chunks (docs/peers.md).
+	_lmbcc="${CC:-cc} -w -DHAVE_uint64_t -DHAVE_int64_t -DHAVE_socklen_t $(pkg-config --cflags libtirpc 2>/dev/null)"
+	(cd "$PEERS_LMBENCH/src" && for f in lib_*.c getopt.c; do
+		$_lmbcc -O2 -c -o "$LMB/${f%.c}.o" "$f" || exit 1
+	done && ar rc "$LMB/lmbench.a" "$LMB"/*.o) >"$TMP/lmb.err" 2>&1 || {
+		WHY_LMB="lmbench's library did not build from $PEERS_LMBENCH: $(grep -m1 error "$TMP/lmb.err")"
+		LMB=
+	}
 	for t in lat_select lat_sem lat_fcntl lat_unix_connect lat_fs par_mem bw_mem $LMB_TOOLS; do
+		[ -n "$LMB" ] || break
 		_o=-O2
 		[ $t = bw_mem ] && _o=-O
-		(cd "$PEERS_LMBENCH/src" && ${CC:-cc} $_o -w -DHAVE_uint64_t -DHAVE_int64_t -DHAVE_socklen_t \
-			$(pkg-config --cflags libtirpc 2>/dev/null) -o "$LMB/$t" $t.c lib_*.c getopt.c -lm \
-			$(pkg-config --libs libtirpc 2>/dev/null)) >"$TMP/lmb.err" 2>&1 || {
+		# shellcheck disable=SC2086
+		(cd "$PEERS_LMBENCH/src" && $_lmbcc $_o -o "$LMB/$t" $t.c "$LMB/lmbench.a" -lm \
+			-Wl,--as-needed $(pkg-config --libs libtirpc 2>/dev/null)) >"$TMP/lmb.err" 2>&1 || {
 			WHY_LMB="lmbench's $t did not build from $PEERS_LMBENCH: $(grep -m1 error "$TMP/lmb.err")"
 			LMB=
-			break
 		}
 	done
 fi
-# lmb TOOL ARGS... — the figure lmbench's TOOL prints: "... N microseconds",
+# lmb TOOL ARGS... — the figure lmbench's TOOL prints (under BK_PFX, as
+# bkrun runs bakeoff): "... N microseconds",
 # "... N MB/sec" (10^6 bytes), or lat_ctx's "PROCS N" (microseconds)
 lmb() {
 	_t=$1
 	shift
-	(cd "$TMP" && "$LMB/$_t" "$@" 2>&1) |
+	# shellcheck disable=SC2086
+	(cd "$TMP" && ${BK_PFX:-} "$LMB/$_t" "$@" 2>&1) |
 		awk '/ (microseconds|MB\/sec)$/ { print $(NF - 1) } /^[0-9]+ [0-9.]+$/ { print $2 }'
 }
 # bakeoff's lmbench-method figures of mem.bw.read and mem.bw.write (their
@@ -271,6 +288,10 @@ mlp_lmbench() {
 	put lmb.mem.mlp "$(ENOUGH=5000 TIMING_O=0 LOOP_O=0 "$LMB/par_mem" -L 64 -M "$MLPSZ" 2>&1 |
 		awk 'NF == 2 { v = $2 } END { print v }')"
 }
+# lat_unix_connect's server binds the fixed path /tmp/af_unix; one left by
+# an interrupted run makes it fail ("bind: Address already in use")
+WHY_UC=
+[ -e /tmp/af_unix ] && WHY_UC="/tmp/af_unix exists (lmbench's lat_unix_connect binds it; left by an earlier run? remove it)"
 LMBFS=${PEERS_LMBENCH_FS:-0}
 WHY_LMBFS="$WHY_LMB"
 [ -n "$LMB" ] && [ "$LMBFS" != 1 ] && WHY_LMBFS="PEERS_LMBENCH_FS=1 not set (lat_fs can run for many minutes)"
@@ -280,16 +301,18 @@ echo "bakeoff peers on $(uname -n), $(date -u +%Y-%m-%dT%H:%M:%SZ): $ROUNDS roun
 : >"$TMP/vals"
 pin0=
 [ $HAVE_TASKSET = 1 ] && pin0="taskset -c 0"
-# bkrun KEY ID [OPTION...] — run one bakeoff benchmark and keep its figures
-# under KEY; each is run right before its peers, so both meet the same
-# moment of a noisy host.
+# bkrun KEY ID [OPTION...] — run one bakeoff benchmark (under BK_PFX, e.g.
+# taskset -c 0) and keep its figures under KEY (ID:FIGURE: that figure);
+# each is run right before its peers, so both meet the same moment of a
+# noisy host.
 bkrun() {
 	_k=$1 _id=$2
 	shift 2
 	case $_id in	# --mem-size only where it is read (else bakeoff refuses it)
 	mem.*) set -- --mem-size "${MEM}M" "$@" ;;
 	esac
-	"$BAKEOFF" run -q -o "$TMP/b.json" "$@" "$_id" >/dev/null 2>"$TMP/err" ||
+	# shellcheck disable=SC2086
+	${BK_PFX:-} "$BAKEOFF" run -q -o "$TMP/b.json" "$@" "$_id" >/dev/null 2>"$TMP/err" ||
 		cat "$TMP/err"
 	case $_k in	# KEY ID:FIGURE: that detail figure
 	*:*) bk "$TMP/b.json" "$_k" "$_id" "${_k#*:}" ;;
@@ -408,7 +431,9 @@ while [ "$r" -le "$ROUNDS" ]; do
 			id=$1
 			shift
 			[ $((r % 2)) = 1 ] && bkrun $id $id --dir "$TMP"
-			if [ "$1" = lat_unix_connect ]; then
+			if [ "$1" = lat_unix_connect ] && [ -n "$WHY_UC" ]; then
+				:
+			elif [ "$1" = lat_unix_connect ]; then
 				(cd "$TMP" && "$LMB/lat_unix_connect" -s)
 				sleep 0.2
 				put lmb.$id "$(lmb "$@")"
@@ -419,13 +444,22 @@ while [ "$r" -le "$ROUNDS" ]; do
 			[ $((r % 2)) = 0 ] && bkrun $id $id --dir "$TMP"
 		done
 		mkdir -p "$TMP/lmbf" && : >"$TMP/lmbf/file"
-		echo "$LMB_MICRO" | while read -r key scale tool args; do
+		echo "$LMB_MICRO" | while IFS='|' read -r key scale cmd _ pin; do
 			id=${key%%:*}
 			# shellcheck disable=SC2086
-			set -- $(echo "$args" | sed "s|LMBFILE|$TMP/lmbf/file|")
-			[ $((r % 2)) = 1 ] && bkrun "$key" "$id" --dir "$TMP"
+			set -- $(echo "$cmd" | sed "s|LMBFILE|$TMP/lmbf/file|")
+			tool=$1
+			shift
+			BK_PFX=
+			[ "$pin" = pin ] && BK_PFX=$pin0
+			# proc.ctxsw: only the ring lmbench times (P of 2p/0K, no array)
+			o=
+			case $key in proc.ctxsw:*) o=${key#*:} o="--procs ${o%%p/*} --ctx-sizes 0" ;; esac
+			# shellcheck disable=SC2086
+			[ $((r % 2)) = 1 ] && bkrun "$key" "$id" --dir "$TMP" $o
 			put "lmb.$key" "$(lmb "$tool" "$@" | awk -v s="$scale" 'NR == 1 { print $1 * s }')"
-			[ $((r % 2)) = 0 ] && bkrun "$key" "$id" --dir "$TMP"
+			# shellcheck disable=SC2086
+			[ $((r % 2)) = 0 ] && bkrun "$key" "$id" --dir "$TMP" $o
 		done
 		if [ $((r % 2)) = 1 ]; then mlp_bakeoff; mlp_lmbench; else mlp_lmbench; mlp_bakeoff; fi
 		# the lmbench summary's Mem read and Mem write: bw_mem frd and fwr
@@ -766,7 +800,14 @@ line "select, 100 file fds" proc.select.file us lmb.proc.select.file "lmbench la
 line "select, 100 TCP fds" proc.select.tcp us lmb.proc.select.tcp "lmbench lat_select -n 100 tcp" "$WHY_LMB"
 line "SysV semaphore handoff" ipc.sem.lat us lmb.ipc.sem.lat "lmbench lat_sem" "$WHY_LMB"
 line "fcntl lock handoff" ipc.fcntl.lat us lmb.ipc.fcntl.lat "lmbench lat_fcntl" "$WHY_LMB"
-line "AF_UNIX connect" ipc.unix.connect us lmb.ipc.unix.connect "lmbench lat_unix_connect" "$WHY_LMB"
+line "AF_UNIX connect" ipc.unix.connect us lmb.ipc.unix.connect "lmbench lat_unix_connect" "${WHY_UC:-$WHY_LMB}"
+echo "$LMB_MICRO" | while IFS='|' read -r key scale cmd col pin; do
+	u=us
+	[ "$scale" = 1000 ] && u=ns
+	case $cmd in bw_*) u=MB/s ;; esac
+	[ "$pin" = pin ] && [ -n "$pin0" ] && col="$col, CPU 0"
+	line "$col" "$key" "$u" "lmb.$key" "lmbench $(echo "$cmd" | sed 's| LMBFILE| (scratch file)|')" "$WHY_LMB"
+done
 line "Mem read (lmbench frd)" mem.frd MB/s lmb.mem.frd "lmbench bw_mem ${MEM}m frd (built -O)" "$WHY_LMB"
 line "Mem write (lmbench fwr)" mem.fwr MB/s lmb.mem.fwr "lmbench bw_mem ${MEM}m fwr (built -O)" "$WHY_LMB"
 line "memory-level parallelism" mem.mlp load lmb.mem.mlp "lmbench par_mem -L 64 -M $((MLPSZ >> 20))M (last size)" "$WHY_LMB"
