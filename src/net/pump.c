@@ -85,7 +85,7 @@ int net_pump_step(struct net_pump *p, uint64_t *moved)
 				p->rxb += (uint64_t)w;
 				p->bytes[s] += (uint64_t)w;
 				*moved += (uint64_t)w;
-		}
+			}
 		}
 	}
 	return ctl ? 2 : 0;
