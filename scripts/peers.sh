@@ -194,9 +194,10 @@ likwid() {
 # (1000 for ns), COLUMN is the summary's name for it; PIN ("pin") runs
 # both tools on CPU 0 (taskset): unpinned, the ring and the two-process
 # bandwidths moved 0.5-2.2 times from run to run in both tools on a 2-vCPU
-# guest, as the scheduler put the two ends on one CPU or two. stat and open get a file as deep below TMP as bakeoff's
-# scratch file (TMP/bakeoff.PID.XXXXXX/NAME): the path walk is part of
-# what they time (docs/peers.md).
+# guest, as the scheduler put the two ends on one CPU or two. stat and
+# open get a file as deep below TMP as bakeoff's scratch file
+# (TMP/bakeoff.PID.XXXXXX/NAME): the path walk is part of what they time
+# (docs/peers.md).
 LMB_MICRO="proc.syscall.null|1000|lat_syscall null|null call
 proc.syscall.read|1000|lat_syscall read|null I/O (read)
 proc.syscall.write|1000|lat_syscall write|null I/O (write)
@@ -431,15 +432,13 @@ while [ "$r" -le "$ROUNDS" ]; do
 			id=$1
 			shift
 			[ $((r % 2)) = 1 ] && bkrun $id $id --dir "$TMP"
-			if [ "$1" = lat_unix_connect ] && [ -n "$WHY_UC" ]; then
-				:
-			elif [ "$1" = lat_unix_connect ]; then
+			if [ "$1" != lat_unix_connect ]; then
+				put lmb.$id "$(lmb "$@")"
+			elif [ -z "$WHY_UC" ]; then	# else skipped: its socket path is taken
 				(cd "$TMP" && "$LMB/lat_unix_connect" -s)
 				sleep 0.2
 				put lmb.$id "$(lmb "$@")"
 				(cd "$TMP" && "$LMB/lat_unix_connect" -S)
-			else
-				put lmb.$id "$(lmb "$@")"
 			fi
 			[ $((r % 2)) = 0 ] && bkrun $id $id --dir "$TMP"
 		done
