@@ -4,8 +4,12 @@
 # synthetic results with known steps, against a file and against a history
 # directory; and a real `git bisect run` over a throwaway repository whose
 # commits set test.work's amount of work (the test build's benchmark):
-# commit 7 makes it ten times slower, commit 5 makes a benchmark fail. The
-# bisect must name commit 7 and skip commit 5 (exit 125) when it meets it.
+# commit 7 makes it a hundred times slower, commit 5 makes a benchmark fail.
+# The bisect must name commit 7 and skip commit 5 (exit 125) when it meets
+# it. A hundredfold step and 21 samples: check needs the whole 95% CI past
+# +100%, and beside CI's CPU hog a tenfold step with 11 samples of 1 ms once
+# left it short (the CI of a ratio of medians spans 2-4x when samples are
+# preempted).
 . tests/e2e/lib.sh
 B=$BAKEOFF
 S=scripts/history-synth
@@ -79,7 +83,7 @@ else
 	(
 		cd "$R" && git init -q && git config user.email t@example.invalid && git config user.name t || exit 1
 		for i in 1 2 3 4 5 6 7 8 9 10; do
-			if [ "$i" -ge 7 ]; then echo 1000 >work; else echo 100 >work; fi
+			if [ "$i" -ge 7 ]; then echo 10000 >work; else echo 100 >work; fi
 			if [ "$i" -eq 5 ]; then echo test.fail >extra; else : >extra; fi
 			git add work extra && git commit -q --allow-empty -m "commit $i" || exit 1
 		done
@@ -87,17 +91,18 @@ else
 	# the script git bisect runs: measure, then judge against commit 1's run
 	cat >"$TMP/judge.sh" <<EOS
 #!/bin/sh
-"$TB" run -q --samples 11 --sample-time 1ms --test-work \$(cat work) -o "$TMP/new-\$(git rev-parse --short HEAD).json" test.work \$(cat extra) >/dev/null 2>&1
+"$TB" run -q --samples 21 --sample-time 1ms --test-work \$(cat work) -o "$TMP/new-\$(git rev-parse --short HEAD).json" test.work \$(cat extra) >/dev/null 2>&1
 "$B" check --threshold 100% "$TMP/good.json" "$TMP/new-\$(git rev-parse --short HEAD).json" >>"$TMP/bisect-checks" 2>&1
 EOS
 	chmod +x "$TMP/judge.sh"
 	first=$(cd "$R" && git rev-list --reverse HEAD | head -1)
-	(cd "$R" && git checkout -q "$first" && "$TB" run -q --samples 11 --sample-time 1ms --test-work 100 -o "$TMP/good.json" test.work >/dev/null 2>&1 &&
+	(cd "$R" && git checkout -q "$first" && "$TB" run -q --samples 21 --sample-time 1ms --test-work 100 -o "$TMP/good.json" test.work >/dev/null 2>&1 &&
 		git checkout -q - 2>/dev/null || git checkout -q master 2>/dev/null || git checkout -q main)
 	(cd "$R" && git bisect start HEAD "$first" >/dev/null && git bisect run "$TMP/judge.sh" >"$TMP/bisect" 2>&1; git bisect reset >/dev/null 2>&1)
 	seven=$(cd "$R" && git log --format='%h %s' | awk '$3 == 7 { print $1 }')
 	check "git bisect run names commit 7 as the first bad one" grep -q "^$seven.* is the first bad commit" "$TMP/bisect"
 	check "commit 7's check was a regression, not a skip" grep -q '^REGRESSION  test.work' "$TMP/bisect-checks"
+	grep -q "^$seven.* is the first bad commit" "$TMP/bisect" || diag "$(grep -h 'test.work\|first bad' "$TMP/bisect-checks" "$TMP/bisect")"
 	diag "bisect: $(grep -c 'cannot judge NEW' "$TMP/bisect-checks") skipped (commit 5 fails a benchmark when met); $(grep -c '^check:' "$TMP/bisect-checks") checks"
 	# commit 5 on its own: check says 125
 	(cd "$R" && git checkout -q HEAD~5 && "$TMP/judge.sh"; echo $? >"$TMP/five"; git checkout -q - 2>/dev/null)
