@@ -143,35 +143,24 @@ static void use_f64(double x)
  * each chain's two dependent operations side by side instead, clang's
  * code reached only 0.62 (8 chains) or 0.57 (12) cycles per multiply
  * here, not the 0.50 the two multipliers allow. */
-#define PAR8(T, F, P, K, REP)                                               \
-	T x0 = st->F[3], x1 = st->F[4], x2 = st->F[5], x3 = st->F[6];       \
-	T x4 = st->F[7], x5 = st->F[8], x6 = st->F[9], x7 = st->F[10];      \
+#define CHAINS8(M, a, b) M(a, b, 0) M(a, b, 1) M(a, b, 2) M(a, b, 3) \
+	M(a, b, 4) M(a, b, 5) M(a, b, 6) M(a, b, 7)
+#define CHAINS12(M, a, b) CHAINS8(M, a, b) M(a, b, 8) M(a, b, 9) M(a, b, 10) M(a, b, 11)
+#define CH_DECL(T, F, k) T x##k = st->F[3 + k];
+#define CH_A(P, K, k) P##_A(x##k, K)
+#define CH_B(P, K, k) P##_B(x##k, K)
+#define CH_USE(F, unused, k) use_##F(x##k);
+#define PAR(T, F, P, K, REP, CHAINS)                                        \
+	CHAINS(CH_DECL, T, F)                                               \
 	for (i = 0; i < n; i++) {                                           \
-		REP(P##_A(x0, K) P##_A(x1, K) P##_A(x2, K) P##_A(x3, K)     \
-		    P##_A(x4, K) P##_A(x5, K) P##_A(x6, K) P##_A(x7, K)     \
-		    P##_B(x0, K) P##_B(x1, K) P##_B(x2, K) P##_B(x3, K)     \
-		    P##_B(x4, K) P##_B(x5, K) P##_B(x6, K) P##_B(x7, K))    \
+		REP(CHAINS(CH_A, P, K) CHAINS(CH_B, P, K))                  \
 	}                                                                   \
-	use_##F(x0); use_##F(x1); use_##F(x2); use_##F(x3);                 \
-	use_##F(x4); use_##F(x5); use_##F(x6); use_##F(x7);
+	CHAINS(CH_USE, F, F)
+#define PAR8(T, F, P, K, REP) PAR(T, F, P, K, REP, CHAINS8)
 #define PAR8_SHORT R8
 #define PAR8_LONG R16
 #define PAR8_OPS (8 * 8 * 2)
-#define PAR12(T, F, P, K, REP)                                              \
-	T x0 = st->F[3], x1 = st->F[4], x2 = st->F[5], x3 = st->F[6];       \
-	T x4 = st->F[7], x5 = st->F[8], x6 = st->F[9], x7 = st->F[10];      \
-	T x8 = st->F[11], x9 = st->F[12], x10 = st->F[13], x11 = st->F[14]; \
-	for (i = 0; i < n; i++) {                                           \
-		REP(P##_A(x0, K) P##_A(x1, K) P##_A(x2, K) P##_A(x3, K)     \
-		    P##_A(x4, K) P##_A(x5, K) P##_A(x6, K) P##_A(x7, K)     \
-		    P##_A(x8, K) P##_A(x9, K) P##_A(x10, K) P##_A(x11, K)   \
-		    P##_B(x0, K) P##_B(x1, K) P##_B(x2, K) P##_B(x3, K)     \
-		    P##_B(x4, K) P##_B(x5, K) P##_B(x6, K) P##_B(x7, K)     \
-		    P##_B(x8, K) P##_B(x9, K) P##_B(x10, K) P##_B(x11, K))  \
-	}                                                                   \
-	use_##F(x0); use_##F(x1); use_##F(x2); use_##F(x3);                 \
-	use_##F(x4); use_##F(x5); use_##F(x6); use_##F(x7);                 \
-	use_##F(x8); use_##F(x9); use_##F(x10); use_##F(x11);
+#define PAR12(T, F, P, K, REP) PAR(T, F, P, K, REP, CHAINS12)
 #define PAR12_SHORT R6
 #define PAR12_LONG R12
 #define PAR12_OPS (12 * 6 * 2)
