@@ -107,7 +107,7 @@ void history_series_free(struct hx_series *s, size_t n);
 #define HX_MAX_CHANGES 32
 struct hx_change {
 	size_t at;		/* the first point after the change */
-	double ratio, lo, hi;	/* after / before, 95% CI (Welch on the logs) */
+	double ratio, lo, hi;	/* after / before, 95% CI (Yuen: trimmed Welch on the logs) */
 };
 struct hx_trend {
 	size_t key;
