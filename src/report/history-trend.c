@@ -135,12 +135,12 @@ static double median_copy(const double *x, size_t n)
 }
 
 /* One side for Yuen's test: the logs of x[0..n) sorted, g = 20% of them
- * trimmed from each end; *tm their trimmed mean, *d the squared standard
- * error of it ((n - 1) x winsorized variance / (h (h - 1)), h = n - 2g),
- * *h. 0, or -1. */
-static int yuen_side(const double *x, size_t n, double *tm, double *d, double *h)
+ * trimmed from each end; *d the squared standard error of their trimmed
+ * mean ((n - 1) x winsorized variance / (h (h - 1)), h = n - 2g), and *h.
+ * 0, or -1. */
+static int yuen_side(const double *x, size_t n, double *d, double *h)
 {
-	double *s = malloc((n + 1) * sizeof(double)), sum = 0, wm = 0, wv = 0;
+	double *s = malloc((n + 1) * sizeof(double)), wm = 0, wv = 0;
 	size_t i, g = n / 5, k;
 	int rc = -1;
 
@@ -155,17 +155,15 @@ static int yuen_side(const double *x, size_t n, double *tm, double *d, double *h
 	k = n - 2 * g;
 	if (k < 2)
 		goto out;
-	for (i = g; i < n - g; i++)
-		sum += s[i];
-	*tm = sum / (double)k;
-	for (i = 0; i < n; i++)	/* winsorized: the trimmed ends set to the last kept value */
-		wm += s[i < g ? g : i >= n - g ? n - g - 1 : i];
-	wm /= (double)n;
-	for (i = 0; i < n; i++) {
-		double v = s[i < g ? g : i >= n - g ? n - g - 1 : i] - wm;
-
-		wv += v * v;
+	for (i = 0; i < g; i++) {	/* winsorized: each trimmed end set to its last kept value */
+		s[i] = s[g];
+		s[n - 1 - i] = s[n - g - 1];
 	}
+	for (i = 0; i < n; i++)
+		wm += s[i];
+	wm /= (double)n;
+	for (i = 0; i < n; i++)
+		wv += (s[i] - wm) * (s[i] - wm);
 	wv /= (double)(n - 1);
 	*h = (double)k;
 	*d = (double)(n - 1) * wv / ((double)k * (double)(k - 1));
@@ -177,18 +175,20 @@ out:
 
 /* after / before of x[a..b) against x[b..c) (the ratio of the sides'
  * medians), with its 95% CI from Yuen's test on the logs: Welch's
- * interval on 20%-trimmed means with winsorized variances. A machine's
- * runs have outliers (a slow mode at twice the usual time in one run of
- * ten); they widen a plain Welch interval on the mean so much that a 10%
- * step with 25 runs on each side could not exclude 1. 0, or -1. */
+ * interval with the standard errors of 20%-trimmed means (winsorized
+ * variances), centred on the medians' ratio as compare's. A machine's
+ * runs have outliers (a slow mode at twice the usual time, one run in
+ * six in tests/e2e/history.t); they widen a plain Welch interval on the
+ * mean so much that a 10% step with 30 runs on each side did not exclude
+ * 1. 0, or -1. */
 static int side_ratio(const double *x, size_t a, size_t b, size_t c, struct cmp_ratio *r)
 {
-	double m1 = median_copy(x + a, b - a), m2 = median_copy(x + b, c - b), t1, t2, d1, d2, h1, h2, df, w;
+	double m1 = median_copy(x + a, b - a), m2 = median_copy(x + b, c - b), d1, d2, h1, h2, df, w;
 
 	memset(r, 0, sizeof(*r));
 	r->ratio = r->lo = r->hi = m1 > 0 ? m2 / m1 : NAN;
-	if (!(m1 > 0 && m2 > 0) || yuen_side(x + a, b - a, &t1, &d1, &h1) < 0 ||
-	    yuen_side(x + b, c - b, &t2, &d2, &h2) < 0)
+	if (!(m1 > 0 && m2 > 0) || yuen_side(x + a, b - a, &d1, &h1) < 0 ||
+	    yuen_side(x + b, c - b, &d2, &h2) < 0)
 		return -1;
 	df = d1 + d2 > 0 ? (d1 + d2) * (d1 + d2) / (d1 * d1 / (h1 - 1) + d2 * d2 / (h2 - 1)) : h1 + h2 - 2;
 	w = compare_t975(df) * sqrt(d1 + d2);
