@@ -4,6 +4,7 @@
  * read here; the rest comes from the OS layer (os_sysinfo in os.h). */
 #include <ctype.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -122,41 +123,70 @@ uint64_t sysinfo_llc_size(const struct sysinfo *si)
 
 /* ---------- JSON ---------- */
 
+/* The "host" object's members, one row each, in the order they are
+ * written; the reader takes the same rows. Adding a host fact is one
+ * row here (and the code that reads it off the system). */
+enum hkind { H_STR, H_INT, H_U64, H_NUM };
+
+struct hfield {
+	const char *key;
+	enum hkind kind;
+	size_t off, size;
+	int required;
+};
+
+#define HF(S, key, kind, m, req) { key, kind, offsetof(S, m), sizeof(((S *)0)->m), req }
+#define SI(key, kind, m, req) HF(struct sysinfo, key, kind, m, req)
+
+static const struct hfield host_head[] = {	/* before "caches" */
+	SI("os", H_STR, os, 1), SI("kernel", H_STR, kernel, 0),
+	SI("hostname", H_STR, hostname, 1), SI("arch", H_STR, arch, 0),
+	SI("cpu_model", H_STR, cpu_model, 1), SI("cpu_mhz", H_NUM, cpu_mhz, 0),
+	SI("cores", H_INT, cores, 0), SI("threads", H_INT, threads, 1),
+};
+static const struct hfield host_tail[] = {	/* after "caches" */
+	SI("mem_bytes", H_U64, mem_total, 0), SI("page_bytes", H_U64, page_size, 0),
+	SI("virtualization", H_STR, virt, 0), SI("container", H_STR, container, 0),
+	SI("governor", H_STR, governor, 0), SI("libc", H_STR, libc, 0),
+};
+static const struct hfield host_build[] = {	/* "build": {...} */
+	SI("version", H_STR, version, 0), SI("compiler", H_STR, compiler, 0),
+	SI("cflags", H_STR, cflags, 0),
+};
+static const struct hfield host_cache[] = {	/* each of "caches": [...] */
+	HF(struct cache_info, "level", H_INT, level, 0), HF(struct cache_info, "type", H_STR, type, 0),
+	HF(struct cache_info, "size_bytes", H_U64, size, 0),
+	HF(struct cache_info, "line_bytes", H_INT, line, 0),
+	HF(struct cache_info, "shared_by", H_INT, shared_by, 0),
+};
+
+static void write_fields(struct jw *w, const void *base, const struct hfield *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *p = (const char *)base + f[i].off;
+
+		switch (f[i].kind) {
+		case H_STR: jw_str(w, f[i].key, p); break;
+		case H_INT: jw_int(w, f[i].key, *(const int *)p); break;
+		case H_U64: jw_int(w, f[i].key, (int64_t)*(const uint64_t *)p); break;
+		case H_NUM: jw_num(w, f[i].key, *(const double *)p); break;
+		}
+	}
+}
+
 void sysinfo_write_json(const struct sysinfo *si, struct jw *w)
 {
-	int i;
-
-	jw_str(w, "os", si->os);
-	jw_str(w, "kernel", si->kernel);
-	jw_str(w, "hostname", si->hostname);
-	jw_str(w, "arch", si->arch);
-	jw_str(w, "cpu_model", si->cpu_model);
-	jw_num(w, "cpu_mhz", si->cpu_mhz);
-	jw_int(w, "cores", si->cores);
-	jw_int(w, "threads", si->threads);
+	write_fields(w, si, host_head, ARRAY_SIZE(host_head));
 	jw_arr_begin(w, "caches");
-	for (i = 0; i < si->ncache && i < (int)ARRAY_SIZE(si->cache); i++) {
-		const struct cache_info *c = &si->cache[i];
-
+	for (int i = 0; i < si->ncache && i < (int)ARRAY_SIZE(si->cache); i++) {
 		jw_obj_begin(w, NULL);
-		jw_int(w, "level", c->level);
-		jw_str(w, "type", c->type);
-		jw_int(w, "size_bytes", (int64_t)c->size);
-		jw_int(w, "line_bytes", c->line);
-		jw_int(w, "shared_by", c->shared_by);
+		write_fields(w, &si->cache[i], host_cache, ARRAY_SIZE(host_cache));
 		jw_obj_end(w);
 	}
 	jw_arr_end(w);
-	jw_int(w, "mem_bytes", (int64_t)si->mem_total);
-	jw_int(w, "page_bytes", (int64_t)si->page_size);
-	jw_str(w, "virtualization", si->virt);
-	jw_str(w, "container", si->container);
-	jw_str(w, "governor", si->governor);
-	jw_str(w, "libc", si->libc);
+	write_fields(w, si, host_tail, ARRAY_SIZE(host_tail));
 	jw_obj_begin(w, "build");
-	jw_str(w, "version", si->version);
-	jw_str(w, "compiler", si->compiler);
-	jw_str(w, "cflags", si->cflags);
+	write_fields(w, si, host_build, ARRAY_SIZE(host_build));
 	jw_obj_end(w);
 }
 
@@ -197,47 +227,45 @@ static const struct json *jmember(const struct json *obj, const char *key, enum 
 	return v;
 }
 
-static int jstr(const struct json *obj, const char *key, char *dst, size_t n, int required,
-		struct jctx *c)
-{
-	int bad;
-	const struct json *v = jmember(obj, key, JSON_STRING, required, c, &bad);
-
-	if (bad)
-		return -1;
-	if (v)
-		str_copy(dst, n, v->string);
-	return 0;
-}
-
-/* Non-negative integer no larger than max (exactly representable). */
-static int juint(const struct json *obj, const char *key, double max, uint64_t *out,
-		 int required, struct jctx *c)
-{
-	int bad;
-	const struct json *v = jmember(obj, key, JSON_NUMBER, required, c, &bad);
-
-	if (bad)
-		return -1;
-	if (!v)
-		return 0;
-	if (!(v->number >= 0 && v->number <= max) || v->number != floor(v->number))
-		return jfail(c, key, "must be a non-negative integer");
-	*out = (uint64_t)v->number;
-	return 0;
-}
-
-static int jint(const struct json *obj, const char *key, int *out, int required, struct jctx *c)
-{
-	uint64_t u = 0;
-
-	if (juint(obj, key, 2147483647.0, &u, required, c) < 0)
-		return -1;
-	*out = (int)u;
-	return 0;
-}
-
 #define MAX_EXACT 9007199254740992.0	/* 2^53 */
+
+/* The rows of f into base: with only_required, just the required ones
+ * (read first, so the message names the most important problem). */
+static int read_fields(const struct json *obj, void *base, const struct hfield *f, size_t n,
+		       int only_required, struct jctx *c)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *p = (char *)base + f[i].off;
+		int bad;
+		const struct json *v;
+
+		if (only_required && !f[i].required)
+			continue;
+		v = jmember(obj, f[i].key, f[i].kind == H_STR ? JSON_STRING : JSON_NUMBER, f[i].required,
+			    c, &bad);
+		if (bad)
+			return -1;
+		if (!v)
+			continue;
+		if (f[i].kind == H_STR) {
+			str_copy(p, f[i].size, v->string);
+		} else if (f[i].kind == H_NUM) {
+			if (!(v->number >= 0))
+				return jfail(c, f[i].key, "must be a non-negative number");
+			*(double *)p = v->number;
+		} else {
+			double max = f[i].kind == H_INT ? 2147483647.0 : MAX_EXACT;
+
+			if (!(v->number >= 0 && v->number <= max) || v->number != floor(v->number))
+				return jfail(c, f[i].key, "must be a non-negative integer");
+			if (f[i].kind == H_INT)
+				*(int *)p = (int)v->number;
+			else
+				*(uint64_t *)p = (uint64_t)v->number;
+		}
+	}
+	return 0;
+}
 
 int sysinfo_from_json(struct sysinfo *si, const struct json *host, char *err, size_t errlen)
 {
@@ -255,37 +283,17 @@ int sysinfo_from_json(struct sysinfo *si, const struct json *host, char *err, si
 			str_fmt(err, errlen, "host: not an object");
 		return -1;
 	}
-	/* required first, so the message names the most important problem */
-	if (jstr(host, "hostname", si->hostname, sizeof si->hostname, 1, &c) ||
-	    jstr(host, "os", si->os, sizeof si->os, 1, &c) ||
-	    jstr(host, "cpu_model", si->cpu_model, sizeof si->cpu_model, 1, &c) ||
-	    jint(host, "threads", &si->threads, 1, &c))
+	if (read_fields(host, si, host_head, ARRAY_SIZE(host_head), 1, &c) ||
+	    read_fields(host, si, host_tail, ARRAY_SIZE(host_tail), 1, &c) ||
+	    read_fields(host, si, host_head, ARRAY_SIZE(host_head), 0, &c) ||
+	    read_fields(host, si, host_tail, ARRAY_SIZE(host_tail), 0, &c))
 		return -1;
-	if (jstr(host, "kernel", si->kernel, sizeof si->kernel, 0, &c) ||
-	    jstr(host, "arch", si->arch, sizeof si->arch, 0, &c) ||
-	    jint(host, "cores", &si->cores, 0, &c) ||
-	    juint(host, "mem_bytes", MAX_EXACT, &si->mem_total, 0, &c) ||
-	    juint(host, "page_bytes", MAX_EXACT, &si->page_size, 0, &c) ||
-	    jstr(host, "virtualization", si->virt, sizeof si->virt, 0, &c) ||
-	    jstr(host, "container", si->container, sizeof si->container, 0, &c) ||
-	    jstr(host, "governor", si->governor, sizeof si->governor, 0, &c) ||
-	    jstr(host, "libc", si->libc, sizeof si->libc, 0, &c))
-		return -1;
-	v = jmember(host, "cpu_mhz", JSON_NUMBER, 0, &c, &bad);
-	if (bad)
-		return -1;
-	if (v) {
-		if (!(v->number >= 0))
-			return jfail(&c, "cpu_mhz", "must be a non-negative number");
-		si->cpu_mhz = v->number;
-	}
 
 	v = jmember(host, "caches", JSON_ARRAY, 0, &c, &bad);
 	if (bad)
 		return -1;
 	for (i = 0; v && i < v->n && i < ARRAY_SIZE(si->cache); i++) {
 		const struct json *o = v->items[i];
-		struct cache_info *ci = &si->cache[i];
 		struct jctx cc = { where, err, errlen };
 
 		str_fmt(where, sizeof where, "host.caches[%zu]", i);
@@ -294,11 +302,7 @@ int sysinfo_from_json(struct sysinfo *si, const struct json *host, char *err, si
 				str_fmt(err, errlen, "%s: not an object", where);
 			return -1;
 		}
-		if (jint(o, "level", &ci->level, 0, &cc) ||
-		    jstr(o, "type", ci->type, sizeof ci->type, 0, &cc) ||
-		    juint(o, "size_bytes", MAX_EXACT, &ci->size, 0, &cc) ||
-		    jint(o, "line_bytes", &ci->line, 0, &cc) ||
-		    jint(o, "shared_by", &ci->shared_by, 0, &cc))
+		if (read_fields(o, &si->cache[i], host_cache, ARRAY_SIZE(host_cache), 0, &cc))
 			return -1;
 		si->ncache++;
 	}
@@ -309,9 +313,7 @@ int sysinfo_from_json(struct sysinfo *si, const struct json *host, char *err, si
 	if (build) {
 		struct jctx bc = { "host.build", err, errlen };
 
-		if (jstr(build, "version", si->version, sizeof si->version, 0, &bc) ||
-		    jstr(build, "compiler", si->compiler, sizeof si->compiler, 0, &bc) ||
-		    jstr(build, "cflags", si->cflags, sizeof si->cflags, 0, &bc))
+		if (read_fields(build, si, host_build, ARRAY_SIZE(host_build), 0, &bc))
 			return -1;
 	}
 	return 0;
