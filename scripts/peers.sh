@@ -527,24 +527,6 @@ fio_fig() { # FIELD(write.bw|read.bw|read.iops|read.p50|read.p99|write...) FIO-O
 		my $v = $io->{$k eq "bw" ? "bw_bytes" : "iops"}; exit unless $v;
 		printf "%.1f", $k eq "bw" ? $v / 1e6 : $v' "$_f"
 }
-# fio_figs KEY FIO-OPTIONS... — IOPS and the p50 and p99 latency of one fio
-# run as KEY, KEY.p50, KEY.p99: of its reads, or of its writes with
-# --rw=randwrite; with --rw=randrw, both, as KEYr and KEYw
-fio_figs() {
-	_k=$1
-	shift
-	_d=read
-	case "$*" in *--rw=randwrite*) _d=write ;; *--rw=randrw*) _d=rw ;; esac
-	env $FIO_ENV fio --output-format=json --name=peer --directory="$DDIR" --filename=fio.dat --size="${DSIZE}M" \
-		--direct=1 --lat_percentiles=1 "$@" 2>/dev/null | perl -MJSON::PP -e '
-		local $/; my $j = eval { decode_json(<STDIN>) } or exit; my ($k, $d) = @ARGV;
-		my %dirs = $d eq "rw" ? (read => "${k}r", write => "${k}w") : ($d => $k);
-		for my $dir (sort keys %dirs) {
-			my ($io, $key) = ($j->{jobs}[0]{$dir}, $dirs{$dir}); next unless $io->{iops};
-			printf "%s %.1f\n%s.p50 %.2f\n%s.p99 %.2f\n", $key, $io->{iops}, $key,
-				$io->{lat_ns}{percentile}{"50.000000"} / 1e3, $key, $io->{lat_ns}{percentile}{"99.000000"} / 1e3 }' \
-		"$_k" "$_d" >>"$TMP/vals"
-}
 # round_figures MARK — this round's pairs (the values put after line MARK of
 # the values file) and their ratios, so the spread of rounds can be seen.
 round_figures() {
@@ -628,22 +610,51 @@ fio_fill() {
 	fio --name=fill --directory="$DDIR" --filename=fio.dat --size="${DSIZE}M" --direct=1 --rw=write \
 		--bs=1M --end_fsync=1 --fallocate=none >/dev/null 2>&1
 }
+# fio_rows ROW... — fio's figures for the rows of one disk.rand run, in
+# its order, on one file written whole first (fio_fill), each row 5 s
+# after the one before it (stonewall). disk.rand times its rows one after
+# another on one file, and on a VM's disk a file just written can run
+# faster than one a minute old (docs/peers.md), so fio's row must sit at
+# the same place in the same timeline. ROW is KEY:RW:ENGINE:DEPTH; a KEY
+# of - keeps no figure (a row run only for the timeline); RW randrw reads
+# 70% (its figures KEYr, KEYw). Each kept row: KEY (IOPS), KEY.p50, KEY.p99
+# (us, fio's lat: submission to completion, as bakeoff times a request).
+fio_rows() {
+	fio_fill
+	{
+		printf '[global]\ndirectory=%s\nfilename=fio.dat\nsize=%sM\ndirect=1\nbs=4k\n' "$DDIR" "$DSIZE"
+		printf 'runtime=5\ntime_based=1\nlat_percentiles=1\nrwmixread=70\nstonewall\n'
+		_n=0
+		for _row; do
+			_n=$((_n + 1))
+			echo "$_row" | awk -F: -v n=$_n '{ printf "[%s]\nrw=%s\nioengine=%s\niodepth=%s\n",
+				$1 == "-" ? "skip" n : $1, $2, $3, $4 }'
+		done
+	} >"$TMP/rand.fio"
+	fio --output-format=json "$TMP/rand.fio" 2>/dev/null | perl -MJSON::PP -e '
+		local $/; my $j = eval { decode_json(<STDIN>) } or exit;
+		for my $job (@{$j->{jobs}}) {
+			my $k = $job->{jobname}; next if $k =~ /^skip/;
+			my $rw = $job->{"job options"}{rw} // "";
+			my %dirs = $rw eq "randrw" ? (read => "${k}r", write => "${k}w") : $rw eq "randwrite" ? (write => $k) : (read => $k);
+			for my $dir (sort keys %dirs) {
+				my ($io, $key) = ($job->{$dir}, $dirs{$dir}); next unless $io->{iops};
+				printf "%s %.1f\n%s.p50 %.2f\n%s.p99 %.2f\n", $key, $io->{iops}, $key,
+					$io->{lat_ns}{percentile}{"50.000000"} / 1e3, $key, $io->{lat_ns}{percentile}{"99.000000"} / 1e3 } }' \
+		>>"$TMP/vals"
+	done_half
+}
+# The same three runs as bk_rand: each disk.rand run's rows, in its order
+# (QD1 read and write, then its deeper rows; with --engine aio all rows
+# are aio's).
 fio_rand() {
 	have fio || return 0
-	fio_fill
-	put fio.rr "$(fio_fig read.iops --rw=randread --bs=4k --runtime=5 --time_based)"
-	done_half
-	for d in read write; do
-		fio_fill
-		fio_figs fio.${d}32 --ioengine=io_uring --iodepth=32 --rw=rand$d --bs=4k --runtime=5 --time_based
-		done_half
-	done
-	fio_fill
-	put fio.aio32 "$(fio_fig read.iops --ioengine=posixaio --iodepth=32 --rw=randread --bs=4k --runtime=5 --time_based)"
-	done_half
-	fio_fill
-	fio_figs fio.mix --ioengine=io_uring --iodepth=16 --rw=randrw --rwmixread=70 --bs=4k --runtime=5 --time_based
-	done_half
+	fio_rows fio.rr:randread:psync:1 -:randwrite:psync:1 fio.read32:randread:io_uring:32 \
+		fio.write32:randwrite:io_uring:32
+	fio_rows -:randread:posixaio:1 -:randwrite:posixaio:1 fio.aio32:randread:posixaio:32 \
+		-:randwrite:posixaio:32
+	fio_rows -:randread:psync:1 -:randwrite:psync:1 -:randread:io_uring:16 -:randwrite:io_uring:16 \
+		fio.mix:randrw:io_uring:16
 }
 # Before each bonnie: memory at rest (PEERS_SETTLE seconds, default 30). A
 # guest whose balloon reports free pages (virtio-balloon free page
