@@ -7,7 +7,9 @@
  * are the user's ssh configuration); bakeoff forks it (through /bin/sh -c,
  * so --ssh may be any command line) in a process group of its own, polls
  * its stdout (the result, `run -o -`) and stderr (`run --progress` lines,
- * and ssh's own errors, kept as the failure's reason).
+ * and ssh's own errors, kept as the failure's reason). --launcher srun
+ * puts Slurm's srun where ssh was: each session one task on a node
+ * (struct launcher below); the rest is the same.
  *
  * ssh has no way to send a signal to the remote command without a pty, so
  * every remote command runs under a small sh watchdog: the command runs in
@@ -70,10 +72,29 @@
 #define STOP_GRACE2 (2 * SEC)	/* SIGTERM to the local ssh, then SIGKILL */
 #define SETUP_TIMEOUT (120 * SEC)	/* a keeper or a push */
 #define SERVE_TIMEOUT (30 * SEC)	/* serve to say it listens */
-#define DEFAULT_SSH "ssh -o BatchMode=yes -o ConnectTimeout=10"
+
+/* How a command reaches a host: --launcher ssh (the default) or srun,
+ * Slurm's, one task on the node named. /bin/sh -c runs `script`, with
+ * the launcher's command (cmd, or --ssh) in its %s, the host as $1 and
+ * the remote shell command as $2. addr: the shell that sets $a, the
+ * address serve listens on, when no HOST=ADDR gives it. srun passes the
+ * environment of the shell it started from, so SSH_CONNECTION would be
+ * the login node's: under srun the address must be given. */
+struct launcher {
+	const char *name, *cmd, *script, *addr;
+};
+
+static const struct launcher launchers[] = {
+	{ "ssh", "ssh -o BatchMode=yes -o ConnectTimeout=10", "%s \"$@\"",
+	  "set -- $SSH_CONNECTION; a=$3; [ -n \"$a\" ] || { echo 'bakeoff fleet: no SSH_CONNECTION "
+	  "on the host: give its address as HOST=ADDR' >&2; exit 2; }" },
+	{ "srun", "srun --nodes=1 --ntasks=1", "%s --nodelist=\"$1\" /bin/sh -c \"$2\"",
+	  "echo 'bakeoff fleet: under srun, give the node address as NODE=ADDR' >&2; exit 2" },
+};
 
 const char fleet_help[] =
-	"usage: bakeoff fleet (-H HOST[,HOST...] | --hosts FILE) [--ssh CMD] [--jobs N]\n"
+	"usage: bakeoff fleet (-H HOST[,HOST...] | --hosts FILE) [--launcher ssh|srun]\n"
+	"                     [--ssh CMD] [--jobs N]\n"
 	"                     [--timeout DUR] [--remote-bin PATH | --push] [--star HOST]\n"
 	"                     [--port N] [--id NAME] [--format text|html] [-q]\n"
 	"                     -- run [RUN-ARGS...]\n"
@@ -89,9 +110,13 @@ const char fleet_help[] =
 	"                         or an alias of your ssh config), each optionally\n"
 	"                         HOST=ADDR: the address other hosts reach it at\n"
 	"      --hosts FILE       hosts one per line (same forms; # comments)\n"
-	"      --ssh CMD          the ssh command, run by /bin/sh -c with the host and\n"
-	"                         the remote command appended (default\n"
-	"                         '" DEFAULT_SSH "')\n"
+	"      --launcher NAME    how commands reach the hosts: ssh (default), or srun:\n"
+	"                         one Slurm task on each host, a node name (the\n"
+	"                         network pairs then need NODE=ADDR)\n"
+	"      --ssh CMD          the launcher's command and options, run by /bin/sh -c\n"
+	"                         with the host and the remote command appended\n"
+	"                         (default 'ssh -o BatchMode=yes -o ConnectTimeout=10';\n"
+	"                         srun: 'srun --nodes=1 --ntasks=1')\n"
 	"  -j, --jobs N           hosts at once, 1 to 256 (default 8)\n"
 	"      --timeout DUR      a host's run lasting longer is stopped, its partial\n"
 	"                         result kept (default 1h; 0 = none)\n"
@@ -174,6 +199,7 @@ struct fleet {
 	struct host *h;
 	size_t nh;
 	const char *ssh, *remote_bin, *star;
+	const struct launcher *launch;
 	const struct report_format *format;	/* --format: a row of the format table */
 	int jobs, push, port, quiet, tty;
 	uint64_t timeout;
@@ -231,7 +257,7 @@ static int sess_start(struct fleet *f, struct sess *s, enum kind kind, const cha
 	s->used = 1;
 	s->start = clock_ns();
 	s->deadline = timeout ? s->start + timeout : 0;
-	str_fmt(script, sizeof(script), "%s \"$@\"", f->ssh);
+	str_fmt(script, sizeof(script), f->launch->script, f->ssh);
 	if ((stdin_fd < 0 && pipe(pin) < 0) || pipe(pout) < 0 || pipe(perr) < 0)
 		goto fail;
 	fflush(NULL);
@@ -273,7 +299,7 @@ static int sess_start(struct fleet *f, struct sess *s, enum kind kind, const cha
 	act_add(f, s);
 	return 0;
 fail:
-	str_fmt(s->last, sizeof(s->last), "cannot start ssh: %s", strerror(errno));
+	str_fmt(s->last, sizeof(s->last), "cannot start %s: %s", f->launch->name, strerror(errno));
 	for (int i = 0; i < 2; i++) {
 		if (pin[i] >= 0)
 			close(pin[i]);
@@ -498,23 +524,23 @@ static void argv_words(struct buf *b, const char *bin, char **args, int n)
 
 /* Why session s ended, in words; push: the binary was one fleet copied
  * (so "use --push" would be no advice). */
-static const char *exit_reason(const struct sess *s, int push, char *dst, size_t n)
+static const char *exit_reason(const struct fleet *f, const struct sess *s, char *dst, size_t n)
 {
-	int st = s->status;
+	int st = s->status, push = f->push;
 
 	if (s->timed_out) {
 		str_fmt(dst, n, "timed out after %.0f s", (double)(s->deadline - s->start) / 1e9);
 		return dst;
 	}
 	if (WIFSIGNALED(st)) {
-		str_fmt(dst, n, "ssh was killed by signal %d%s%s", WTERMSIG(st),
+		str_fmt(dst, n, "%s was killed by signal %d%s%s", f->launch->name, WTERMSIG(st),
 			s->last[0] ? ": " : "", s->last);
 		return dst;
 	}
 	switch (WEXITSTATUS(st)) {
 	case 0: str_copy(dst, n, "ok"); break;
 	case 255:
-		str_fmt(dst, n, "ssh failed: %s", s->last[0] ? s->last : "exit status 255");
+		str_fmt(dst, n, "%s failed: %s", f->launch->name, s->last[0] ? s->last : "exit status 255");
 		break;
 	case 126: case 127:
 		str_fmt(dst, n, "no bakeoff to run on the host (%s)%s",
@@ -748,7 +774,7 @@ static void step_keeper(struct fleet *f, struct host *h)
 	if (!keeper_get(k, "dir", dir, sizeof(dir))) {
 		if (sess_done(k) || k->timed_out)
 			host_fail(h, "%s", k->timed_out ? "no answer in time (connecting, mktemp)"
-					 : exit_reason(k, f->push, why, sizeof(why)));
+					 : exit_reason(f, k, why, sizeof(why)));
 		return;
 	}
 	k->deadline = 0;	/* it waits for us now */
@@ -820,7 +846,7 @@ static void step_hosts(struct fleet *f)
 			if (!h->push.timed_out && WIFEXITED(h->push.status) && WEXITSTATUS(h->push.status) == 0)
 				start_run(f, h);
 			else
-				host_fail(h, "copying bakeoff failed: %s", exit_reason(&h->push, f->push, why, sizeof(why)));
+				host_fail(h, "copying bakeoff failed: %s", exit_reason(f, &h->push, why, sizeof(why)));
 		}
 		if (h->st == H_RUN && sess_done(&h->run)) {
 			char reason[700];
@@ -830,7 +856,7 @@ static void step_hosts(struct fleet *f)
 			saved = save_result(f, &h->run, h->dest, h->path, h, reason, sizeof(reason)) == 0;
 			if (!saved)
 				h->path[0] = 0;
-			exit_reason(&h->run, f->push, why, sizeof(why));
+			exit_reason(f, &h->run, why, sizeof(why));
 			if (!h->run.timed_out && WIFEXITED(h->run.status) &&
 			    (WEXITSTATUS(h->run.status) == 0 || WEXITSTATUS(h->run.status) == 1) && saved) {
 				h->st = H_DONE;
@@ -896,14 +922,13 @@ static void run_pair(struct fleet *f, struct pair *p)
 	if (!f->quiet)
 		fprintf(stderr, "net: %s -> %s: starting bakeoff serve on %s\n", nh->dest, fh->dest,
 			fh->dest);
-	/* serve, on the address the far host's sshd was reached at */
+	/* serve, on HOST=ADDR or the address the far host's sshd was reached at */
 	str_fmt(port, sizeof(port), "%d", f->port);
 	buf_puts(&cmd, "a=");
 	sq(&cmd, fh->addr ? fh->addr : "");
-	buf_puts(&cmd, "; [ -n \"$a\" ] || { set -- $SSH_CONNECTION; a=$3; }; "
-		 "[ -n \"$a\" ] || { echo 'bakeoff fleet: no SSH_CONNECTION on the host: "
-		 "give its address as HOST=ADDR' >&2; exit 2; }; "
-		 "case $a in *:*) a=\"[$a]\";; esac; ");
+	buf_puts(&cmd, "; [ -n \"$a\" ] || { ");
+	buf_puts(&cmd, f->launch->addr);
+	buf_puts(&cmd, "; }; case $a in *:*) a=\"[$a]\";; esac; ");
 	buf_puts(&w, cmd.p);
 	buf_free(&cmd);
 	memset(&cmd, 0, sizeof(cmd));
@@ -926,7 +951,7 @@ static void run_pair(struct fleet *f, struct pair *p)
 	p->serve.deadline = 0;
 	if (!p->serve.listen[0]) {
 		str_fmt(p->reason, sizeof(p->reason), "bakeoff serve did not start on %s: %s", fh->dest,
-			f->stopping ? "interrupted" : exit_reason(&p->serve, f->push, why, sizeof(why)));
+			f->stopping ? "interrupted" : exit_reason(f, &p->serve, why, sizeof(why)));
 		sess_stop(&p->serve);
 		while (!sess_done(&p->serve))
 			pump(f);
@@ -976,7 +1001,7 @@ static void run_pair(struct fleet *f, struct pair *p)
 
 		str_fmt(label, sizeof(label), "%s -> %s", nh->dest, fh->dest);
 		saved = save_result(f, &p->client, label, p->path, NULL, reason, sizeof(reason)) == 0;
-		exit_reason(&p->client, f->push, why, sizeof(why));
+		exit_reason(f, &p->client, why, sizeof(why));
 		if (!saved)
 			p->path[0] = 0;
 		p->ok = saved && !p->client.timed_out && WIFEXITED(p->client.status) &&
@@ -1505,6 +1530,7 @@ static int fleet_options(struct fleet *f, int argc, char **argv, int *given_id)
 		{ "push", no_argument, NULL, 'p' }, { "star", required_argument, NULL, 'S' },
 		{ "port", required_argument, NULL, 'P' }, { "id", required_argument, NULL, 'i' },
 		{ "format", required_argument, NULL, 'F' }, { "quiet", no_argument, NULL, 'q' },
+		{ "launcher", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	int c, rc = 0;
@@ -1529,6 +1555,14 @@ static int fleet_options(struct fleet *f, int argc, char **argv, int *given_id)
 			break;
 		}
 		case 'f': rc = read_hosts_file(f, optarg); break;
+		case 'L':
+			f->launch = NULL;
+			for (size_t k = 0; k < sizeof(launchers) / sizeof(launchers[0]); k++)
+				if (strcmp(optarg, launchers[k].name) == 0)
+					f->launch = &launchers[k];
+			if (!f->launch)
+				rc = usage("invalid value '%s' for --launcher: expected ssh or srun", optarg);
+			break;
 		case 's':
 			if (!*optarg)
 				rc = usage("fleet: --ssh: expected a command, e.g. 'ssh -F FILE'");
@@ -1740,12 +1774,14 @@ int fleet_main(int argc, char **argv, const char *self)
 		free(f);
 		return usage("out of memory");
 	}
-	f->ssh = DEFAULT_SSH;
+	f->launch = &launchers[0];
 	f->jobs = 8;
 	f->timeout = 3600 * SEC;
 	f->port = 5511;
 	f->format = report_formats;	/* the first row: text */
 	rc = fleet_options(f, argc, argv, &given_id);
+	if (rc == 0 && !f->ssh)
+		f->ssh = f->launch->cmd;
 	if (rc == 0)
 		rc = fleet_setup(f, argc, argv, self, given_id);
 	if (rc == 0) {

@@ -311,7 +311,8 @@ check "--format html: a page with the fleet section and compare" \
 
 # ---- usage errors: one line, exit 2
 for args in "-- run" "-H ns1" "-H ns1 -- run --peer x proc" "-H -x -- run" "-H ns1 --jobs 0 -- run" \
-	"-H ns1 -- run nosuchbench" "-H ns1 -- run net" "-H ns1,ns1 -- run" "-H ns1 --push --remote-bin /x -- run"; do
+	"-H ns1 -- run nosuchbench" "-H ns1 -- run net" "-H ns1,ns1 -- run" "-H ns1 --push --remote-bin /x -- run" \
+	"-H ns1 --launcher rsh -- run" "-H ns1 --launcher -- run"; do
 	rc=0
 	# shellcheck disable=SC2086
 	(cd "$TMP/w" && "$BAKEOFF" fleet $args) >/dev/null 2>"$TMP/uerr" || rc=$?
