@@ -168,6 +168,39 @@ real_slurm() {
 	check "a node Slurm does not know: exit 1" [ "$rc" = 1 ]
 	check "  the reason is srun's" grep -q "^nosuchnode *failed .*srun" "$TMP/out2"
 	[ "$rc" = 1 ] || sed 's/^/# /' "$TMP/out2" "$TMP/err2"
+
+	# Ctrl-C: the step ends, the partial result is kept, no job is left
+	# (the test build's test.block blocks until a signal)
+	TB=${BAKEOFF_TESTING:-}
+	case $TB in /*|'') ;; *) TB=$(pwd)/$TB ;; esac
+	if [ -z "$TB" ] || [ ! -x "$TB" ]; then
+		skip "Ctrl-C under srun: needs the test build (BAKEOFF_TESTING)"
+		return
+	fi
+	(cd "$TMP/w" && exec "$TB" fleet --launcher srun -H "$NODE" --remote-bin "$TB" --id s4 \
+		-- run --quick test.ok test.block) >"$TMP/out4" 2>"$TMP/err4" &
+	F=$!
+	i=0
+	while ! pgrep -f "$TB run --progress" >/dev/null 2>&1 && [ $i -lt 100 ]; do
+		i=$((i + 1))
+		sleep 0.1
+	done
+	check "  Ctrl-C: the run was found running under srun" [ -n "$(squeue -h -o %i 2>/dev/null)" ]
+	sleep 1
+	kill -INT $F
+	rc=0
+	wait $F || rc=$?
+	check "  Ctrl-C: exit status 130 (was $rc)" [ "$rc" = 130 ]
+	check "  its partial result is kept, marked interrupted" \
+		[ "$(jget "$TMP/w/results/s4/$NODE.json" '$r->{run}{interrupted} ? 1 : 0')" = 1 ]
+	i=0
+	while [ -n "$(squeue -h -o %i 2>/dev/null)" ] && [ $i -lt 100 ]; do
+		i=$((i + 1))
+		sleep 0.1
+	done
+	check "  no Slurm job left" [ -z "$(squeue -h -o %i 2>/dev/null)" ]
+	left=$(pgrep -f "$TB run --progress")
+	check "  no bakeoff left" [ -z "$left" ]
 }
 real_slurm
 done_testing
