@@ -1,4 +1,4 @@
-# bakeoff — hand-written Makefile. CC, CFLAGS, LDFLAGS, PREFIX, DESTDIR are
+# bakeoff — hand-written Makefile. CC, CPPFLAGS, CFLAGS, LDFLAGS, PREFIX, DESTDIR are
 # overridable; V=1 shows the commands. Objects go to $(BUILD)/.
 #   make            build ./bakeoff
 #   make check      build and run every test under prove
@@ -39,8 +39,8 @@ endif
 
 # How bakeoff was built is recorded in every result file (sysinfo adds the
 # compiler's own version string).
-DEFS = -DBAKEOFF_CC='"$(CC)"' -DBAKEOFF_CFLAGS='"$(CFLAGS)"'
-ALL_CFLAGS = $(STD) $(WARN) $(CFLAGS) -Isrc -Isrc/core -MMD -MP
+DEFS = -DBAKEOFF_CC='"$(CC)"' -DBAKEOFF_CFLAGS='"$(strip $(CPPFLAGS) $(CFLAGS))"'
+ALL_CFLAGS = $(STD) $(WARN) $(CPPFLAGS) $(CFLAGS) -Isrc -Isrc/core -MMD -MP
 
 # src/cli/ is the top floor (the verbs); its main.c holds main() and is
 # linked into the program only, the rest into the library the tests use.
