@@ -30,14 +30,7 @@ teardown() {
 	for p in $PIDS; do
 		kill -TERM "$p" 2>/dev/null
 	done
-	for n in "$N1" "$N2" "$C"; do	# whatever is left in our namespaces
-		for p in $(ip netns pids "$n" 2>/dev/null); do
-			kill -KILL "$p" 2>/dev/null
-		done
-	done
-	ip netns del "$N1" 2>/dev/null
-	ip netns del "$N2" 2>/dev/null
-	ip netns del "$C" 2>/dev/null
+	netns_remove "$N1" "$N2" "$C"
 	[ -n "$RUNSSHD" ] && rmdir /run/sshd 2>/dev/null
 	rm -rf "$TMP"
 }
@@ -45,30 +38,7 @@ trap teardown EXIT
 trap 'exit 130' INT TERM
 
 # ---- the network: C routes between N1 and N2; nothing in the root namespace
-ip netns add "$C" 2>"$TMP/err" || skip_all "cannot create a network namespace: $(head -n 1 "$TMP/err")"
-ip netns add "$N1"
-ip netns add "$N2"
-ip link add "fa$$" type veth peer name "fb$$" 2>"$TMP/err" || skip_all "no veth here: $(head -n 1 "$TMP/err")"
-ip link add "fc$$" type veth peer name "fd$$"
-ip link set "fa$$" netns "$C"
-ip link set "fb$$" netns "$N1"
-ip link set "fc$$" netns "$C"
-ip link set "fd$$" netns "$N2"
-ip -n "$C" addr add 10.204.1.1/24 dev "fa$$"
-ip -n "$C" addr add 10.204.2.1/24 dev "fc$$"
-ip -n "$N1" addr add 10.204.1.2/24 dev "fb$$"
-ip -n "$N2" addr add 10.204.2.2/24 dev "fd$$"
-for n in "$C" "$N1" "$N2"; do
-	ip -n "$n" link set lo up
-done
-ip -n "$C" link set "fa$$" up
-ip -n "$C" link set "fc$$" up
-ip -n "$N1" link set "fb$$" up
-ip -n "$N2" link set "fd$$" up
-ip -n "$N1" route add default via 10.204.1.1
-ip -n "$N2" route add default via 10.204.2.1
-ip netns exec "$C" sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward' 2>"$TMP/err" ||
-	skip_all "cannot route between namespaces: $(head -n 1 "$TMP/err")"
+routed_netns "$C" "$N1" "$N2" 10.204 f || skip_all "$NETNS_WHY"
 
 # ---- keys, configs, two sshd
 ssh-keygen -q -t ed25519 -N '' -f "$TMP/hostkey" >/dev/null

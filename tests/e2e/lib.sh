@@ -75,6 +75,50 @@ num_between() {
 	[ -n "$1" ] && perl -e 'exit !($ARGV[0] >= $ARGV[1] && $ARGV[0] <= $ARGV[2])' "$1" "$2" "$3"
 }
 
+# routed_netns C N1 N2 NET TAG — three network namespaces: N1 at NET.1.2
+# and N2 at NET.2.2, each reached through C (NET.1.1, NET.2.1), which
+# routes between them; veth names TAGa..TAGd plus the test's PID. Returns
+# 1 with the reason in $NETNS_WHY when the machine cannot (no namespaces,
+# no veth, no forwarding). The caller deletes the namespaces.
+routed_netns() {
+	_c=$1 _n1=$2 _n2=$3 _net=$4 _t=$5
+	ip netns add "$_c" 2>"$TMP/err" || { NETNS_WHY="cannot create a network namespace: $(head -n 1 "$TMP/err")"; return 1; }
+	ip netns add "$_n1"
+	ip netns add "$_n2"
+	ip link add "${_t}a$$" type veth peer name "${_t}b$$" 2>"$TMP/err" ||
+		{ NETNS_WHY="no veth here: $(head -n 1 "$TMP/err")"; return 1; }
+	ip link add "${_t}c$$" type veth peer name "${_t}d$$"
+	ip link set "${_t}a$$" netns "$_c"
+	ip link set "${_t}b$$" netns "$_n1"
+	ip link set "${_t}c$$" netns "$_c"
+	ip link set "${_t}d$$" netns "$_n2"
+	ip -n "$_c" addr add "$_net.1.1/24" dev "${_t}a$$"
+	ip -n "$_c" addr add "$_net.2.1/24" dev "${_t}c$$"
+	ip -n "$_n1" addr add "$_net.1.2/24" dev "${_t}b$$"
+	ip -n "$_n2" addr add "$_net.2.2/24" dev "${_t}d$$"
+	for _n in "$_c" "$_n1" "$_n2"; do
+		ip -n "$_n" link set lo up
+	done
+	ip -n "$_c" link set "${_t}a$$" up
+	ip -n "$_c" link set "${_t}c$$" up
+	ip -n "$_n1" link set "${_t}b$$" up
+	ip -n "$_n2" link set "${_t}d$$" up
+	ip -n "$_n1" route add default via "$_net.1.1"
+	ip -n "$_n2" route add default via "$_net.2.1"
+	ip netns exec "$_c" sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward' 2>"$TMP/err" ||
+		{ NETNS_WHY="cannot route between namespaces: $(head -n 1 "$TMP/err")"; return 1; }
+}
+
+# netns_remove NS... — kill what is left in each namespace, then delete it
+netns_remove() {
+	for _n; do
+		for _p in $(ip netns pids "$_n" 2>/dev/null); do
+			kill -KILL "$_p" 2>/dev/null
+		done
+		ip netns del "$_n" 2>/dev/null
+	done
+}
+
 # schema_check — every result file this test left under $TMP against
 # docs/result.schema.json, with a real validator (python3-jsonschema;
 # skipped where there is none), so the writer and the schema cannot drift

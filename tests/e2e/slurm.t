@@ -64,12 +64,7 @@ teardown() {
 	for p in $PIDS; do
 		kill -KILL "$p" 2>/dev/null
 	done
-	for n in "$N1" "$N2" "$C"; do	# whatever is left in our namespaces
-		for p in $(ip netns pids "$n" 2>/dev/null); do
-			kill -KILL "$p" 2>/dev/null
-		done
-		ip netns del "$n" 2>/dev/null
-	done
+	netns_remove "$N1" "$N2" "$C"
 	rm -rf "$TMP"
 }
 trap teardown EXIT
@@ -87,29 +82,7 @@ real_slurm() {
 	for c in ip nsenter unshare; do
 		command -v $c >/dev/null 2>&1 || { skip "a real Slurm: needs $c (Debian iproute2, util-linux)"; return; }
 	done
-	ip netns add "$C" 2>"$TMP/err" || { skip "a real Slurm: cannot create a network namespace: $(head -n 1 "$TMP/err")"; return; }
-	ip netns add "$N1"
-	ip netns add "$N2"
-	ip link add "sa$$" type veth peer name "sb$$" 2>"$TMP/err" || { skip "a real Slurm: no veth here: $(head -n 1 "$TMP/err")"; return; }
-	ip link add "sc$$" type veth peer name "sd$$"
-	ip link set "sa$$" netns "$C"
-	ip link set "sb$$" netns "$N1"
-	ip link set "sc$$" netns "$C"
-	ip link set "sd$$" netns "$N2"
-	ip -n "$C" addr add 10.205.1.1/24 dev "sa$$"
-	ip -n "$C" addr add 10.205.2.1/24 dev "sc$$"
-	ip -n "$N1" addr add 10.205.1.2/24 dev "sb$$"
-	ip -n "$N2" addr add 10.205.2.2/24 dev "sd$$"
-	for n in "$C" "$N1" "$N2"; do
-		ip -n "$n" link set lo up
-	done
-	ip -n "$C" link set "sa$$" up
-	ip -n "$C" link set "sc$$" up
-	ip -n "$N1" link set "sb$$" up
-	ip -n "$N2" link set "sd$$" up
-	ip -n "$N1" route add default via 10.205.1.1
-	ip -n "$N2" route add default via 10.205.2.1
-	ip netns exec "$C" sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward'
+	routed_netns "$C" "$N1" "$N2" 10.205 s || { skip "a real Slurm: $NETNS_WHY"; return; }
 
 	S=$TMP/slurm
 	mkdir -p "$S/state" "$S/spool-n1" "$S/spool-n2" "$S/log" "$S/munge"
