@@ -94,13 +94,13 @@ static const struct launcher launchers[] = {
 
 const char fleet_help[] =
 	"usage: bakeoff fleet (-H HOST[,HOST...] | --hosts FILE) [--launcher ssh|srun]\n"
-	"                     [--ssh CMD] [--jobs N]\n"
-	"                     [--timeout DUR] [--remote-bin PATH | --push] [--star HOST]\n"
+	"                     [--ssh CMD] [--jobs N] [--timeout DUR]\n"
+	"                     [--remote-bin PATH | --push] [--star HOST]\n"
 	"                     [--port N] [--id NAME] [--format text|html] [-q]\n"
 	"                     -- run [RUN-ARGS...]\n"
 	"\n"
-	"Run `bakeoff run RUN-ARGS -o -` on every host over ssh, N at a time, with one\n"
-	"progress line per host on stderr; save each result as\n"
+	"Run `bakeoff run RUN-ARGS -o -` on every host over ssh (or srun), N at a time,\n"
+	"with one progress line per host on stderr; save each result as\n"
 	"results/FLEET-ID/HOST.json, then print one row per host, the network matrix\n"
 	"and `bakeoff compare` across the hosts. Network benchmarks (run net) run\n"
 	"between each ordered pair of hosts, one pair at a time: `bakeoff serve` on\n"
