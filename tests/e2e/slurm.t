@@ -39,13 +39,13 @@ rc=0
 fake -H nodeA,nodeB --remote-bin "$BAKEOFF" --id f2 -- run --quick --reps 1 net.tcp.lat >"$TMP/fout2" 2>&1 || rc=$?
 check "stand-in srun, a pair without NODE=ADDR: exit 1, the reason asks for it" \
 	sh -c "[ $rc = 1 ] && grep -q 'nodeA -> nodeB failed: .*give the node address as NODE=ADDR' '$TMP/fout2'"
-PORT=$((20000 + $$ % 20000))
+PORT=$((20000 + $$ % 10000))	# below the ephemeral ports (32768 up), which the suite's clients hold
 rc=0
-fake -H nodeA=127.0.0.1,nodeB=127.0.0.1 --port "$PORT" --remote-bin "$BAKEOFF" --id f3 \
+fake -H nodeA=127.0.0.1,nodeB=127.0.0.2 --port "$PORT" --remote-bin "$BAKEOFF" --id f3 \
 	-- run --quick --reps 1 net.tcp.lat >"$TMP/fout3" 2>&1 || rc=$?
-check "stand-in srun, a pair with NODE=ADDR on loopback: exit 0, both directions measured" \
+check "stand-in srun, a pair with NODE=ADDR on loopback (127.0.0.1, .2): exit 0, both directions measured" \
 	sh -c "[ $rc = 0 ] && grep -q '^nodeA  *x  *[0-9.]*\$' '$TMP/fout3' && grep -q '^nodeB  *[0-9.]*  *x\$' '$TMP/fout3'"
-[ "$FAILED" = 0 ] || sed 's/^/# /' "$TMP"/fout*
+[ "$FAILED" = 0 ] || sed 's/^/# /' "$TMP"/fout* >&2	# for CI's log
 
 
 # ---- a real Slurm of two nodes: each slurmd in a network namespace and a
@@ -150,7 +150,7 @@ real_slurm() {
 	done
 	if [ -z "$up" ]; then
 		diag "sinfo: $(inC sinfo -h -N -o '%N %t' 2>&1 | tr '\n' ' ')"
-		tail -n 5 "$S"/log/* 2>/dev/null | sed 's/^/# /'
+		tail -n 5 "$S"/log/* 2>/dev/null | sed 's/^/# /' >&2
 		skip "a real Slurm: the two-node cluster did not come up here (logs above)"
 		return
 	fi
@@ -165,7 +165,7 @@ real_slurm() {
 		check "the recipe: $n's result file, proc.syscall.null ok in it" \
 			[ "$(status "$R" proc.syscall.null)" = ok ]
 	done
-	[ "$FAILED" = 0 ] || { ls -la "$TMP/w/results/run42" | sed 's/^/# /'; cat "$TMP"/w/results/run42/*.err | sed 's/^/# /'; }
+	[ "$FAILED" = 0 ] || { ls -la "$TMP/w/results/run42"; cat "$TMP"/w/results/run42/*.err; } 2>&1 | sed 's/^/# /' >&2
 
 	# fleet --launcher srun: per-host files and the network matrix, both
 	# directions, serve on one node and the client on the other
@@ -174,7 +174,7 @@ real_slurm() {
 		--remote-bin "$BAKEOFF" --id s1 -- run --quick --reps 1 proc.syscall.null net.tcp.lat) \
 		>"$TMP/out1" 2>"$TMP/err1" || rc=$?
 	check "fleet --launcher srun, two nodes: exit 0" [ "$rc" = 0 ]
-	[ "$rc" = 0 ] || sed 's/^/# /' "$TMP/out1" "$TMP/err1"
+	[ "$rc" = 0 ] || sed 's/^/# /' "$TMP/out1" "$TMP/err1" >&2
 	for n in n1 n2; do
 		F=$TMP/w/results/s1/$n.json
 		check "  $n: proc.syscall.null ok, the result names its fleet host and id" \
@@ -192,7 +192,7 @@ real_slurm() {
 		-- run --quick proc.syscall.null) >"$TMP/out2" 2>"$TMP/err2" || rc=$?
 	check "a node Slurm does not know: exit 1" [ "$rc" = 1 ]
 	check "  the reason is srun's" grep -q "^nosuchnode *failed .*srun" "$TMP/out2"
-	[ "$rc" = 1 ] || sed 's/^/# /' "$TMP/out2" "$TMP/err2"
+	[ "$rc" = 1 ] || sed 's/^/# /' "$TMP/out2" "$TMP/err2" >&2
 
 	# Ctrl-C: the step ends, the partial result is kept, no job is left
 	# (the test build's test.block blocks until a signal)
