@@ -221,13 +221,23 @@ fail:
 	return -1;
 }
 
+/* Submit what is queued, waiting for wait completions; what the kernel
+ * did not take stays queued for the next call. */
+static long uring_enter(struct uring *u, unsigned wait)
+{
+	long ret = syscall(SYS_io_uring_enter, u->fd, u->queued, wait, UR_ENTER_GETEVENTS, NULL, 0);
+
+	if (ret > 0)
+		u->queued -= (unsigned)ret < u->queued ? (unsigned)ret : u->queued;
+	return ret;
+}
+
 static int uring_queue(struct disk_eng *e, int k)
 {
 	struct uring *u = e->uring;
 	uint32_t tail = *u->sq_tail, i = tail & *u->sq_mask;
 	struct ur_sqe *s = &u->sqes[i];
 	struct disk_eng_slot *sl = &e->slot[k];
-	long ret;
 
 	memset(s, 0, sizeof(*s));
 	s->fd = e->fd;
@@ -251,9 +261,7 @@ static int uring_queue(struct disk_eng *e, int k)
 	 * together, and their latencies bunched round the mean (p50 up to
 	 * 1.3x fio's at the same IOPS; docs/peers.md). What the kernel does
 	 * not take now, uring_wait() submits. */
-	ret = syscall(SYS_io_uring_enter, u->fd, u->queued, 0u, UR_ENTER_GETEVENTS, NULL, 0);
-	if (ret > 0)
-		u->queued -= (unsigned)ret < u->queued ? (unsigned)ret : u->queued;
+	uring_enter(u, 0);
 	return 0;
 }
 
@@ -265,8 +273,6 @@ static int uring_wait(struct disk_eng *e, struct disk_eng_done *d, int max)
 {
 	struct uring *u = e->uring;
 	uint32_t head;
-	unsigned wait;
-	long ret;
 	int got = 0;
 
 	for (;;) {
@@ -283,14 +289,11 @@ static int uring_wait(struct disk_eng *e, struct disk_eng_done *d, int max)
 		__atomic_store_n(u->cq_head, head, __ATOMIC_RELEASE);
 		if (got && !u->queued)
 			return got;
-		wait = got || u->queued ? 0u : 1u;
-		ret = syscall(SYS_io_uring_enter, u->fd, u->queued, wait, UR_ENTER_GETEVENTS, NULL, 0);
-		if (ret < 0) {
+		if (uring_enter(u, got || u->queued ? 0u : 1u) < 0) {
 			if (errno == EINTR || errno == EAGAIN || errno == EBUSY)
 				continue;
 			return -1;
 		}
-		u->queued -= (unsigned)ret < u->queued ? (unsigned)ret : u->queued;	/* the rest next time */
 		if (got)
 			return got;
 	}

@@ -84,11 +84,14 @@ struct launcher {
 	const char *name, *cmd, *script, *addr;
 };
 
+#define SSH_CMD "ssh -o BatchMode=yes -o ConnectTimeout=10"
+#define SRUN_CMD "srun --nodes=1 --ntasks=1"
+
 static const struct launcher launchers[] = {
-	{ "ssh", "ssh -o BatchMode=yes -o ConnectTimeout=10", "%s \"$@\"",
+	{ "ssh", SSH_CMD, "%s \"$@\"",
 	  "set -- $SSH_CONNECTION; a=$3; [ -n \"$a\" ] || { echo 'bakeoff fleet: no SSH_CONNECTION "
 	  "on the host: give its address as HOST=ADDR' >&2; exit 2; }" },
-	{ "srun", "srun --nodes=1 --ntasks=1", "%s --nodelist=\"$1\" /bin/sh -c \"$2\"",
+	{ "srun", SRUN_CMD, "%s --nodelist=\"$1\" /bin/sh -c \"$2\"",
 	  "echo 'bakeoff fleet: under srun, give the node address as NODE=ADDR' >&2; exit 2" },
 };
 
@@ -115,8 +118,8 @@ const char fleet_help[] =
 	"                         network pairs then need NODE=ADDR)\n"
 	"      --ssh CMD          the launcher's command and options, run by /bin/sh -c\n"
 	"                         with the host and the remote command appended\n"
-	"                         (default 'ssh -o BatchMode=yes -o ConnectTimeout=10';\n"
-	"                         srun: 'srun --nodes=1 --ntasks=1')\n"
+	"                         (default '" SSH_CMD "';\n"
+	"                         srun: '" SRUN_CMD "')\n"
 	"  -j, --jobs N           hosts at once, 1 to 256 (default 8)\n"
 	"      --timeout DUR      a host's run lasting longer is stopped, its partial\n"
 	"                         result kept (default 1h; 0 = none)\n"
