@@ -634,19 +634,12 @@ out:
 	return rc;
 }
 
-/* For the progress line: the size sweep's figures, about 40 loop figures
- * (24 s on a guest with 32 MiB of L3, 40 x 0.6 s), 15 with --quick. */
-static double lat_estimate(const struct bench_opts *opt, const struct harness_cfg *cfg, double fig_s)
-{
-	(void)cfg;
-	return (opt->quick ? 15 : 40) * fig_s;
-}
-
 const struct bench bench_mem_lat = {
 	.id = "mem.lat", .group = "mem", .title = "Memory load latency (lat_mem_rd)",
 	.unit = "ns", .better = BETTER_LOWER, .kind = KIND_LATENCY,
 	.run = lat_run,
-	.estimate = lat_estimate,
+	/* the size sweep (24 s on a guest with 32 MiB of L3, 40 x 0.6 s) */
+	.figures = 40, .figures_quick = 15,
 };
 
 /* ---------- mem.tlb ---------- */
@@ -707,19 +700,11 @@ out:
 	return rc;
 }
 
-/* For the progress line: the page-count sweep, about 13 loop figures (5
- * with --quick). */
-static double tlb_estimate(const struct bench_opts *opt, const struct harness_cfg *cfg, double fig_s)
-{
-	(void)cfg;
-	return (opt->quick ? 5 : 13) * fig_s;
-}
-
 const struct bench bench_mem_tlb = {
 	.id = "mem.tlb", .group = "mem", .title = "TLB reach (tlb)",
 	.unit = "pages", .better = BETTER_HIGHER, .kind = KIND_DERIVED,
 	.run = tlb_run,
-	.estimate = tlb_estimate,
+	.figures = 13, .figures_quick = 5,	/* the page-count sweep */
 };
 
 /* ---------- mem.line ---------- */

@@ -161,17 +161,10 @@ out:
 	return rc;
 }
 
-/* For the progress line: 16 interleaved points (5 with --quick). */
-static double mlp_estimate(const struct bench_opts *opt, const struct harness_cfg *cfg, double fig_s)
-{
-	(void)cfg;
-	return (opt->quick ? 5 : 16) * fig_s;
-}
-
 const struct bench bench_mem_mlp = {
 	.id = "mem.mlp", .group = "mem", .title = "Memory-level parallelism (par_mem)",
 	.unit = "loads", .better = BETTER_HIGHER, .kind = KIND_DERIVED,
 	.run = mlp_run,
-	.estimate = mlp_estimate,
+	.figures = 16, .figures_quick = 5,	/* the interleaved points */
 	.own_size = 1,	/* beyond the last-level cache, as mem.lat's main memory */
 };

@@ -121,14 +121,14 @@ static int write_op(void *state, uint64_t n)
 	return 0;
 }
 
-static int stat_op(void *state, uint64_t n)
+/* stat(2) of the file's path, or fstat(2) of its descriptor, n times */
+static int stat_loop(const struct fd_state *s, uint64_t n, int by_fd)
 {
-	struct fd_state *s = state;
 	struct stat st;
 	uint64_t i, acc = 0;
 
 	for (i = 0; i < n; i++) {
-		if (stat(s->path, &st) < 0)
+		if ((by_fd ? fstat(s->fd, &st) : stat(s->path, &st)) < 0)
 			return -1;
 		acc += (uint64_t)st.st_ino;
 	}
@@ -136,19 +136,14 @@ static int stat_op(void *state, uint64_t n)
 	return 0;
 }
 
+static int stat_op(void *state, uint64_t n)
+{
+	return stat_loop(state, n, 0);
+}
+
 static int fstat_op(void *state, uint64_t n)
 {
-	struct fd_state *s = state;
-	struct stat st;
-	uint64_t i, acc = 0;
-
-	for (i = 0; i < n; i++) {
-		if (fstat(s->fd, &st) < 0)
-			return -1;
-		acc += (uint64_t)st.st_ino;
-	}
-	bench_use(acc);
-	return 0;
+	return stat_loop(state, n, 1);
 }
 
 static int open_op(void *state, uint64_t n)

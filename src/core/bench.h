@@ -133,6 +133,9 @@ struct bench {
 	 * (NULL: one loop figure, or a long op's repetitions; see
 	 * harness_estimate). fig_s is what one calibrated loop figure takes. */
 	double (*estimate)(const struct bench_opts *opt, const struct harness_cfg *cfg, double fig_s);
+	/* or, for a run of loop figures (a size sweep), about how many it
+	 * measures: figures, figures_quick with --quick */
+	int figures, figures_quick;
 	/* sizes its buffers itself (STREAM: 4x the last-level cache), not by
 	 * its group's --mem-size, except with --quick */
 	int own_size;

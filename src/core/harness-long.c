@@ -64,7 +64,7 @@ int harness_estimate_reps(const struct harness_cfg *cfg)
 
 int harness_estimate_class(const struct bench *b)
 {
-	return b->estimate || b->long_mode;
+	return b->estimate || b->figures || b->long_mode;
 }
 
 double harness_estimate(const struct bench *b, const struct bench_opts *opt,
@@ -79,6 +79,8 @@ double harness_estimate(const struct bench *b, const struct bench_opts *opt,
 		fig = (double)cfg->budget_ns / 1e9;
 	if (b->estimate)
 		return b->estimate(opt, cfg, fig);
+	if (b->figures)
+		return (opt->quick ? b->figures_quick : b->figures) * fig;
 	if (b->long_mode)
 		return harness_estimate_reps(cfg) * dur;
 	return fig;
