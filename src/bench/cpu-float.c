@@ -97,14 +97,14 @@ static uint64_t bits(double v)
 int cpu_float_loops(void *state, uint64_t n)
 {
 	struct float_work *w = state;
-	uint64_t i, sum = w->sum;
+	uint64_t i, sum = w->t.sum;
 
 	for (i = 0; i < n; i++) {
 		CPU_CLOBBER(w);
 		sum += bits(one_loop(w));
 	}
-	w->loops += n;
-	w->sum = sum;
+	w->t.loops += n;
+	w->t.sum = sum;
 	bench_use(sum);
 	return 0;
 }
@@ -121,7 +121,7 @@ static void build(struct float_work *w, uint32_t seed)
 	int k;
 
 	memset(w, 0, sizeof(*w));
-	w->seed = seed;
+	w->t.seed = seed;
 	for (k = 0; k < FLT_N; k++) {
 		w->a[k] = (double)((int)(next_rand(&x) % 129) - 64);
 		w->b[k] = (double)((int)(next_rand(&x) % 129) - 64);
@@ -143,7 +143,7 @@ struct float_work *cpu_float_new(uint32_t seed)
 	build(&ref, seed);
 	cpu_float_loops(&ref, 1);
 	build(w, seed);
-	w->expect = ref.sum;
+	w->expect = ref.t.sum;
 	return w;
 }
 
@@ -152,13 +152,14 @@ static int near(double v, double want)
 	return fabs(v - want) <= 1e-9 * fabs(want);
 }
 
-int cpu_float_check(const struct float_work *w, char *why, size_t n)
+int cpu_float_check(const void *state, char *why, size_t n)
 {
+	const struct float_work *w = state;
 	int64_t dot = 0, half = 0, quarter = 0, p4 = 1;
 	double br = 0, xs = 0, ys = 0;
 	int k;
 
-	if (!w->loops) {
+	if (!w->t.loops) {
 		snprintf(why, n, "no loop was run");
 		return -1;
 	}
@@ -187,10 +188,10 @@ int cpu_float_check(const struct float_work *w, char *why, size_t n)
 			 "sqrt(exp(2 log)) to %.17g (want %.17g)", w->trig, xs, w->fn, ys);
 		return -1;
 	}
-	if (w->sum != w->loops * w->expect) {
+	if (w->t.sum != w->t.loops * w->expect) {
 		snprintf(why, n, "checksum after %llu loops is %016llx, expected %016llx",
-			 (unsigned long long)w->loops, (unsigned long long)w->sum,
-			 (unsigned long long)(w->loops * w->expect));
+			 (unsigned long long)w->t.loops, (unsigned long long)w->t.sum,
+			 (unsigned long long)(w->t.loops * w->expect));
 		return -1;
 	}
 	return 0;
@@ -206,21 +207,12 @@ static int float_run(struct bench_ctx *ctx)
 	struct float_work *w = cpu_float_new(cpu_float_seed());
 	struct measure m = {
 		.name = "", .unit = "Mops/s", .kind = KIND_RATE, .better = BETTER_HIGHER,
-		.op = cpu_float_loops, .ops_per_call = CPU_FLOAT_OPS_PER_LOOP,
+		.op = cpu_float_loops, .state = w, .ops_per_call = CPU_FLOAT_OPS_PER_LOOP,
 	};
 	int rc;
 
-	if (!w) {
-		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
-		return -1;
-	}
-	m.state = w;
-	cpu_record_build(ctx);
 	result_param_num(ctx->res, "ops_per_loop", CPU_FLOAT_OPS_PER_LOOP);
-	rc = harness_measure(ctx, &m, NULL);
-	if (rc == 0 && cpu_float_check(w, ctx->reason, sizeof(ctx->reason)) < 0)
-		rc = -1;
-	cpu_record_check(ctx, w->seed, w->loops, w->sum);
+	rc = cpu_work_run(ctx, &m, cpu_float_check, w ? &w->t : NULL);
 	cpu_float_free(w);
 	return rc;
 }

@@ -179,13 +179,13 @@ static uint32_t one_loop(struct int_work *w, uint32_t phase)
 int cpu_int_loops(void *state, uint64_t n)
 {
 	struct int_work *w = state;
-	uint64_t i, sum = w->sum;
+	uint64_t i, sum = w->t.sum;
 
 	for (i = 0; i < n; i++) {
 		CPU_CLOBBER(w);
-		sum += one_loop(w, (uint32_t)(w->loops++ % INT_NREC));
+		sum += one_loop(w, (uint32_t)(w->t.loops++ % INT_NREC));
 	}
-	w->sum = sum;
+	w->t.sum = sum;
 	bench_use(sum);
 	return 0;
 }
@@ -196,7 +196,7 @@ static void build(struct int_work *w, uint32_t seed)
 	int i, k;
 
 	memset(w, 0, sizeof(*w));
-	w->seed = seed;
+	w->t.seed = seed;
 	for (i = 0; i < INT_NREC; i++) {
 		struct int_rec *r = &w->rec[i];
 
@@ -223,18 +223,19 @@ struct int_work *cpu_int_new(uint32_t seed)
 		return NULL;
 	build(&ref, seed);
 	for (k = 0; k < INT_NREC; k++) {
-		ref.prefix[k] = ref.sum;
+		ref.prefix[k] = ref.t.sum;
 		cpu_int_loops(&ref, 1);
 	}
 	build(w, seed);
 	memcpy(w->prefix, ref.prefix, sizeof(w->prefix));
-	w->period = ref.sum;
+	w->period = ref.t.sum;
 	return w;
 }
 
-int cpu_int_check(const struct int_work *w, char *why, size_t n)
+int cpu_int_check(const void *state, char *why, size_t n)
 {
-	uint64_t expect = w->loops / INT_NREC * w->period + w->prefix[w->loops % INT_NREC];
+	const struct int_work *w = state;
+	uint64_t expect = w->t.loops / INT_NREC * w->period + w->prefix[w->t.loops % INT_NREC];
 	const struct int_rec *p;
 	unsigned seen = 0;
 	int k;
@@ -248,17 +249,17 @@ int cpu_int_check(const struct int_work *w, char *why, size_t n)
 	}
 	if (k != INT_NREC || p || w->tail->next || seen != (1u << INT_NREC) - 1) {
 		snprintf(why, n, "the record list is damaged after %llu loops",
-			 (unsigned long long)w->loops);
+			 (unsigned long long)w->t.loops);
 		return -1;
 	}
 	if (w->bad) {
 		snprintf(why, n, "%llu of %llu loops got their own number wrong", (unsigned long long)w->bad,
-			 (unsigned long long)w->loops);
+			 (unsigned long long)w->t.loops);
 		return -1;
 	}
-	if (w->sum != expect) {
+	if (w->t.sum != expect) {
 		snprintf(why, n, "checksum after %llu loops is %016llx, expected %016llx",
-			 (unsigned long long)w->loops, (unsigned long long)w->sum,
+			 (unsigned long long)w->t.loops, (unsigned long long)w->t.sum,
 			 (unsigned long long)expect);
 		return -1;
 	}
@@ -281,14 +282,25 @@ void cpu_record_build(struct bench_ctx *ctx)
 	result_param_str(ctx->res, "cflags", si->cflags);
 }
 
-void cpu_record_check(struct bench_ctx *ctx, uint32_t seed, uint64_t loops, uint64_t sum)
+int cpu_work_run(struct bench_ctx *ctx, struct measure *m,
+		 int (*check)(const void *state, char *why, size_t n), const struct cpu_tally *t)
 {
 	char hex[24];
+	int rc;
 
-	result_param_num(ctx->res, "seed", seed);
-	result_param_num(ctx->res, "loops_checked", (double)loops);
-	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)sum);
+	if (!m->state) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+		return -1;
+	}
+	cpu_record_build(ctx);
+	rc = harness_measure(ctx, m, NULL);
+	if (rc == 0 && check(m->state, ctx->reason, sizeof(ctx->reason)) < 0)
+		rc = -1;
+	result_param_num(ctx->res, "seed", t->seed);
+	result_param_num(ctx->res, "loops_checked", (double)t->loops);
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)t->sum);
 	result_param_str(ctx->res, "checksum", hex);
+	return rc;
 }
 
 static int int_run(struct bench_ctx *ctx)
@@ -298,17 +310,8 @@ static int int_run(struct bench_ctx *ctx)
 		.name = "", .unit = "loops/s", .kind = KIND_RATE, .better = BETTER_HIGHER,
 		.op = cpu_int_loops, .state = w,
 	};
-	int rc;
+	int rc = cpu_work_run(ctx, &m, cpu_int_check, w ? &w->t : NULL);
 
-	if (!w) {
-		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
-		return -1;
-	}
-	cpu_record_build(ctx);
-	rc = harness_measure(ctx, &m, NULL);
-	if (rc == 0 && cpu_int_check(w, ctx->reason, sizeof(ctx->reason)) < 0)
-		rc = -1;
-	cpu_record_check(ctx, w->seed, w->loops, w->sum);
 	cpu_int_free(w);
 	return rc;
 }

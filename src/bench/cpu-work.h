@@ -19,6 +19,13 @@ extern void (*volatile cpu_opaque)(void *);
 #define CPU_CLOBBER(p) cpu_opaque(p)
 #endif
 
+/* What a workload's checksum covers: the seed its state was built from,
+ * the loops done and the sum of every loop's result. */
+struct cpu_tally {
+	uint32_t seed;
+	uint64_t loops, sum;
+};
+
 /* ---- cpu.int: records, pointers, strings, integer arithmetic, branches ---- */
 
 #define INT_NREC 8	/* records in the list; the state repeats every INT_NREC loops */
@@ -39,9 +46,7 @@ struct int_work {
 	struct int_rec cur;		/* the loop's working copy of a record */
 	char text[2][24];		/* the loop's strings */
 	int32_t table[16];
-	uint32_t seed;
-	uint64_t loops;			/* loops done */
-	uint64_t sum;			/* checksum: the sum of every loop's result */
+	struct cpu_tally t;		/* checksum: the sum of every loop's result */
 	uint64_t bad;			/* loops whose own round-trip check failed */
 	/* Expected: the checksum after k loops (k < INT_NREC) and after a
 	 * whole period, from a fresh state built from the same seed. */
@@ -51,7 +56,7 @@ struct int_work {
 struct int_work *cpu_int_new(uint32_t seed);
 int cpu_int_loops(void *state, uint64_t n);
 /* 0, or -1 with why set (checksum found / expected, loops, invariants). */
-int cpu_int_check(const struct int_work *w, char *why, size_t n);
+int cpu_int_check(const void *state, char *why, size_t n);
 void cpu_int_free(void *state);
 
 /* ---- cpu.float: a Whetstone-style mix ---- */
@@ -66,8 +71,7 @@ struct float_work {
 	double y[FLT_X];			/* sqrt/exp/log arguments, > 1 */
 	/* the last loop's module results */
 	double dot, poly, branch, trig, fn;
-	uint32_t seed;
-	uint64_t loops, sum;		/* checksum: the sum of each loop's result bits */
+	struct cpu_tally t;		/* checksum: the sum of each loop's result bits */
 	uint64_t expect;		/* one loop's result bits, from a fresh state */
 };
 
@@ -76,14 +80,18 @@ struct float_work {
 
 struct float_work *cpu_float_new(uint32_t seed);
 int cpu_float_loops(void *state, uint64_t n);
-int cpu_float_check(const struct float_work *w, char *why, size_t n);
+int cpu_float_check(const void *state, char *why, size_t n);
 void cpu_float_free(void *state);
 
 /* Record the compiler and flags bakeoff was built with as params. */
 struct bench_ctx;
+struct measure;
 void cpu_record_build(struct bench_ctx *ctx);
-/* Record what the checksum covered: the seed, the loops checked, the sum. */
-void cpu_record_check(struct bench_ctx *ctx, uint32_t seed, uint64_t loops, uint64_t sum);
+/* A workload's benchmark: measure m (m->state the workload, NULL when it
+ * could not be built), check its checksum with check(m->state), record the
+ * build and what the check covered (t: the seed, the loops, the sum). */
+int cpu_work_run(struct bench_ctx *ctx, struct measure *m,
+		 int (*check)(const void *state, char *why, size_t n), const struct cpu_tally *t);
 
 /* The seeds, read at run time (volatile: the compiler cannot know them). */
 uint32_t cpu_int_seed(void);

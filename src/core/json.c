@@ -29,48 +29,49 @@
 
 /* ---------------------------------------------------------------- UTF-8 */
 
+/* Unicode table 3-7, the well-formed UTF-8 byte sequences: a lead byte in
+ * first..last starts a sequence of need bytes whose second byte is in
+ * lo..hi and the rest in 80..BF. What it leaves out is malformed: overlongs
+ * (C0, C1, E0 80..9F, F0 80..8F), UTF-16 surrogates (ED A0..BF) and code
+ * points over U+10FFFF (F4 90.., F5..FF). */
+static const struct {
+	unsigned char first, last, need, lo, hi;
+} utf8_table[] = {
+	{ 0xc2, 0xdf, 2, 0x80, 0xbf },
+	{ 0xe0, 0xe0, 3, 0xa0, 0xbf },
+	{ 0xe1, 0xec, 3, 0x80, 0xbf },
+	{ 0xed, 0xed, 3, 0x80, 0x9f },
+	{ 0xee, 0xef, 3, 0x80, 0xbf },
+	{ 0xf0, 0xf0, 4, 0x90, 0xbf },
+	{ 0xf1, 0xf3, 4, 0x80, 0xbf },
+	{ 0xf4, 0xf4, 4, 0x80, 0x8f },
+};
+
 /* Length of the well-formed UTF-8 sequence at s (at most avail bytes), or 0
  * if it is malformed, in which case *bad is the offset of the first byte that
- * breaks it (== avail when the input ends mid-sequence). The ranges are the
- * ones of Unicode table 3-7, which excludes overlongs (C0, C1, E0 80..9F,
- * F0 80..8F), UTF-16 surrogates (ED A0..BF) and > U+10FFFF (F4 90.., F5..). */
+ * breaks it (== avail when the input ends mid-sequence). */
 static size_t utf8_seq(const unsigned char *s, size_t avail, size_t *bad)
 {
-	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
-	size_t need, i;
+	size_t r, i;
 
-	if (c < 0x80)
+	if (s[0] < 0x80)
 		return 1;
-	if (c < 0xc2) {
-		*bad = 0;
-		return 0;
-	} else if (c < 0xe0) {
-		need = 2;
-	} else if (c < 0xf0) {
-		need = 3;
-		if (c == 0xe0)
-			lo = 0xa0;
-		else if (c == 0xed)
-			hi = 0x9f;
-	} else if (c < 0xf5) {
-		need = 4;
-		if (c == 0xf0)
-			lo = 0x90;
-		else if (c == 0xf4)
-			hi = 0x8f;
-	} else {
+	for (r = 0; r < sizeof(utf8_table) / sizeof(utf8_table[0]); r++)
+		if (s[0] >= utf8_table[r].first && s[0] <= utf8_table[r].last)
+			break;
+	if (r == sizeof(utf8_table) / sizeof(utf8_table[0])) {
 		*bad = 0;
 		return 0;
 	}
-	for (i = 1; i < need; i++) {
+	for (i = 1; i < utf8_table[r].need; i++) {
+		unsigned char lo = i == 1 ? utf8_table[r].lo : 0x80, hi = i == 1 ? utf8_table[r].hi : 0xbf;
+
 		if (i >= avail || s[i] < lo || s[i] > hi) {
 			*bad = i < avail ? i : avail;
 			return 0;
 		}
-		lo = 0x80;
-		hi = 0xbf;
 	}
-	return need;
+	return utf8_table[r].need;
 }
 
 static void utf8_put(struct buf *b, unsigned long cp)

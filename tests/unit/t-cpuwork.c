@@ -27,7 +27,7 @@ int main(void)
 	ok(w != NULL, "cpu.int state built");
 	for (k = 1; k <= 40; k++)
 		cpu_int_loops(w, k);
-	ok(w->loops == 820 && int_ok(w, why, sizeof(why)), "820 loops in 40 calls pass the check (%s)", why);
+	ok(w->t.loops == 820 && int_ok(w, why, sizeof(why)), "820 loops in 40 calls pass the check (%s)", why);
 	ok(w->period != 0 && w->prefix[1] != 0, "the expected sums come from a fresh state");
 
 	/* One record's number changed part-way: the checksum catches it. */
@@ -49,11 +49,11 @@ int main(void)
 	/* Loops counted but not done (a skipped call), or done but not counted. */
 	w = cpu_int_new(cpu_int_seed());
 	cpu_int_loops(w, 1000);
-	w->loops++;
+	w->t.loops++;
 	ok(!int_ok(w, why, sizeof(why)), "a loop counted but not done fails: %s", why);
-	w->loops -= 2;
+	w->t.loops -= 2;
 	ok(!int_ok(w, why, sizeof(why)), "a loop done but not counted fails: %s", why);
-	w->loops++;
+	w->t.loops++;
 	ok(int_ok(w, why, sizeof(why)), "restored, it passes again");
 	cpu_int_free(w);
 
@@ -63,7 +63,7 @@ int main(void)
 
 		cpu_int_loops(a, 64);
 		cpu_int_loops(b, 64);
-		ok(a->sum != b->sum && int_ok(a, why, sizeof(why)) && int_ok(b, why, sizeof(why)),
+		ok(a->t.sum != b->t.sum && int_ok(a, why, sizeof(why)) && int_ok(b, why, sizeof(why)),
 		   "two seeds, two checksums, both checked");
 		cpu_int_free(a);
 		cpu_int_free(b);
