@@ -28,6 +28,13 @@
 #   PEERS_LMBENCH_FS=1 also lat_fs beside fs.* (off by default: on ext4
 #                     without a journal its calibration can run for many
 #                     minutes, docs/peers.md)
+#   PEERS_LMBENCH_FS_DIR=DIR  where both sides create their files (default:
+#                     the script's scratch directory); a tmpfs leaves out
+#                     ext4's recently-freed-inode search (docs/peers.md)
+#   PEERS_LMBENCH_SETS="new micro mlp mem fs"  which lmbench rows (default
+#                     all): the new summary columns (select, sem, fcntl,
+#                     unix connect), the syscall/process/IPC tools, par_mem,
+#                     bw_mem, lat_fs (with PEERS_LMBENCH_FS=1)
 set -u
 ONLY=${PEERS_ONLY:-all}
 LMBONLY=0
@@ -39,6 +46,8 @@ iozone) ONLY=disk IOZONLY=1 ;;
 *) echo "peers.sh: PEERS_ONLY is disk, nodisk, rand, lmbench or iozone, not '$ONLY'" >&2; exit 2 ;;
 esac
 RANDONLY=${RANDONLY:-0}
+LMBSETS=" ${PEERS_LMBENCH_SETS:-new micro mlp mem fs} "
+lmbset() { case $LMBSETS in *" $1 "*) return 0 ;; esac; return 1; }
 IOZONLY=${IOZONLY:-0}
 BAKEOFF=${BAKEOFF:-./bakeoff}
 MEM=${PEERS_MEM:-64}
@@ -50,10 +59,11 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/bakeoff-peers.XXXXXX")
 # second EXIT trap would replace this one and leave a server listening).
 PIDS=
 DDIR=
+FSDIR=
 cleanup() {
 	# shellcheck disable=SC2086
 	[ -n "$PIDS" ] && kill $PIDS 2>/dev/null && wait $PIDS 2>/dev/null
-	rm -rf "$TMP" ${DDIR:+"$DDIR"}
+	rm -rf "$TMP" ${DDIR:+"$DDIR"} ${FSDIR:+"$FSDIR"}
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -265,9 +275,9 @@ fmem_bakeoff() {
 # lmb_fs SIZE — lat_fs -s SIZE's creates and deletes per second, as "C D"
 # (3 repetitions)
 lmb_fs() {
-	mkdir -p "$TMP/lfs"
-	"$LMB/lat_fs" -N 3 -s "$1" "$TMP/lfs" 2>&1 | awk 'NF == 4 { print $3, $4 }'
-	rm -rf "$TMP/lfs"
+	mkdir -p "$FSDIR/lfs"
+	"$LMB/lat_fs" -N 3 -s "$1" "$FSDIR/lfs" 2>&1 | awk 'NF == 4 { print $3, $4 }'
+	rm -rf "$FSDIR/lfs"
 }
 # par_mem prints a line per buffer size, doubling from 1 KiB up to -M; the
 # last is its summary's "mem par". Its own timing calibration ran for over
@@ -294,6 +304,11 @@ mlp_lmbench() {
 WHY_UC=
 [ -e /tmp/af_unix ] && WHY_UC="/tmp/af_unix exists (lmbench's lat_unix_connect binds it; left by an earlier run? remove it)"
 LMBFS=${PEERS_LMBENCH_FS:-0}
+if [ "$LMBFS" = 1 ] && [ -n "${PEERS_LMBENCH_FS_DIR:-}" ]; then
+	FSDIR=$(mktemp -d "$PEERS_LMBENCH_FS_DIR/bakeoff-peers-fs.XXXXXX") || exit 2
+else
+	FSDIR=$TMP
+fi
 WHY_LMBFS="$WHY_LMB"
 [ -n "$LMB" ] && [ "$LMBFS" != 1 ] && WHY_LMBFS="PEERS_LMBENCH_FS=1 not set (lat_fs can run for many minutes)"
 
@@ -427,6 +442,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 	if [ -n "$LMB" ]; then
 		for pair in "proc.select.file lat_select -n 100 file" "proc.select.tcp lat_select -n 100 tcp" \
 			"ipc.sem.lat lat_sem" "ipc.fcntl.lat lat_fcntl" "ipc.unix.connect lat_unix_connect"; do
+			lmbset new || break
 			# shellcheck disable=SC2086
 			set -- $pair
 			id=$1
@@ -444,6 +460,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 		done
 		mkdir -p "$TMP/lmbf" && : >"$TMP/lmbf/file"
 		echo "$LMB_MICRO" | while IFS='|' read -r key scale cmd _ pin; do
+			lmbset micro || break
 			id=${key%%:*}
 			# shellcheck disable=SC2086
 			set -- $(echo "$cmd" | sed "s|LMBFILE|$TMP/lmbf/file|")
@@ -460,20 +477,22 @@ while [ "$r" -le "$ROUNDS" ]; do
 			# shellcheck disable=SC2086
 			[ $((r % 2)) = 0 ] && bkrun "$key" "$id" --dir "$TMP" $o
 		done
-		if [ $((r % 2)) = 1 ]; then mlp_bakeoff; mlp_lmbench; else mlp_lmbench; mlp_bakeoff; fi
+		if ! lmbset mlp; then :
+		elif [ $((r % 2)) = 1 ]; then mlp_bakeoff; mlp_lmbench; else mlp_lmbench; mlp_bakeoff; fi
 		# the lmbench summary's Mem read and Mem write: bw_mem frd and fwr
-		[ $((r % 2)) = 1 ] && fmem_bakeoff
+		lmbset mem && [ $((r % 2)) = 1 ] && fmem_bakeoff
 		for t in frd fwr; do
+			lmbset mem || break
 			put lmb.mem.$t "$("$LMB/bw_mem" "${MEM}m" $t 2>&1 | awk 'NF == 2 { print $2 }')"
 		done
-		[ $((r % 2)) = 0 ] && fmem_bakeoff
+		lmbset mem && [ $((r % 2)) = 0 ] && fmem_bakeoff
 		for sz in 0k 10k; do
-			[ "$LMBFS" = 1 ] || break
-			[ $((r % 2)) = 1 ] && bkrun fs.create.$sz fs.create.$sz --dir "$TMP" && bkrun fs.delete.$sz fs.delete.$sz --dir "$TMP"
+			[ "$LMBFS" = 1 ] && lmbset fs || break
+			[ $((r % 2)) = 1 ] && bkrun fs.create.$sz fs.create.$sz --dir "$FSDIR" && bkrun fs.delete.$sz fs.delete.$sz --dir "$FSDIR"
 			set -- $(lmb_fs $sz)
 			put lmb.fs.create.$sz "${1:-}"
 			put lmb.fs.delete.$sz "${2:-}"
-			[ $((r % 2)) = 0 ] && bkrun fs.create.$sz fs.create.$sz --dir "$TMP" && bkrun fs.delete.$sz fs.delete.$sz --dir "$TMP"
+			[ $((r % 2)) = 0 ] && bkrun fs.create.$sz fs.create.$sz --dir "$FSDIR" && bkrun fs.delete.$sz fs.delete.$sz --dir "$FSDIR"
 		done
 	fi
 	r=$((r + 1))
