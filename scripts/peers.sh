@@ -310,7 +310,11 @@ else
 	FSDIR=$TMP
 fi
 WHY_LMBFS="$WHY_LMB"
+# whylmb SET — why a set's rows have no figure: lmbench missing, or the set
+# left out of PEERS_LMBENCH_SETS
+whylmb() { if [ -n "$LMB" ] && ! lmbset "$1"; then echo "'$1' not in PEERS_LMBENCH_SETS"; else echo "$WHY_LMB"; fi; }
 [ -n "$LMB" ] && [ "$LMBFS" != 1 ] && WHY_LMBFS="PEERS_LMBENCH_FS=1 not set (lat_fs can run for many minutes)"
+[ -n "$LMB" ] && [ "$LMBFS" = 1 ] && ! lmbset fs && WHY_LMBFS="'fs' not in PEERS_LMBENCH_SETS"
 
 NCPU=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 echo "bakeoff peers on $(uname -n), $(date -u +%Y-%m-%dT%H:%M:%SZ): $ROUNDS rounds, memory buffers $MEM MiB"
@@ -840,21 +844,21 @@ line "make, 6 C files" time s hyperfine.make "hyperfine -N -r 5 --prepare 'make 
 	"hyperfine not installed (apt-get install hyperfine), or no make or cc"
 fi
 if [ "$ONLY" != disk ]; then
-line "select, 100 file fds" proc.select.file us lmb.proc.select.file "lmbench lat_select -n 100 file" "$WHY_LMB"
-line "select, 100 TCP fds" proc.select.tcp us lmb.proc.select.tcp "lmbench lat_select -n 100 tcp" "$WHY_LMB"
-line "SysV semaphore handoff" ipc.sem.lat us lmb.ipc.sem.lat "lmbench lat_sem" "$WHY_LMB"
-line "fcntl lock handoff" ipc.fcntl.lat us lmb.ipc.fcntl.lat "lmbench lat_fcntl" "$WHY_LMB"
-line "AF_UNIX connect" ipc.unix.connect us lmb.ipc.unix.connect "lmbench lat_unix_connect" "${WHY_UC:-$WHY_LMB}"
+line "select, 100 file fds" proc.select.file us lmb.proc.select.file "lmbench lat_select -n 100 file" "$(whylmb new)"
+line "select, 100 TCP fds" proc.select.tcp us lmb.proc.select.tcp "lmbench lat_select -n 100 tcp" "$(whylmb new)"
+line "SysV semaphore handoff" ipc.sem.lat us lmb.ipc.sem.lat "lmbench lat_sem" "$(whylmb new)"
+line "fcntl lock handoff" ipc.fcntl.lat us lmb.ipc.fcntl.lat "lmbench lat_fcntl" "$(whylmb new)"
+line "AF_UNIX connect" ipc.unix.connect us lmb.ipc.unix.connect "lmbench lat_unix_connect" "${WHY_UC:-$(whylmb new)}"
 echo "$LMB_MICRO" | while IFS='|' read -r key scale cmd col pin; do
 	u=us
 	[ "$scale" = 1000 ] && u=ns
 	case $cmd in bw_*) u=MB/s ;; esac
 	[ "$pin" = pin ] && [ -n "$pin0" ] && col="$col, CPU 0"
-	line "$col" "$key" "$u" "lmb.$key" "lmbench $(echo "$cmd" | sed 's| LMBFILE| (scratch file)|')" "$WHY_LMB"
+	line "$col" "$key" "$u" "lmb.$key" "lmbench $(echo "$cmd" | sed 's| LMBFILE| (scratch file)|')" "$(whylmb micro)"
 done
-line "Mem read (lmbench frd)" mem.frd MB/s lmb.mem.frd "lmbench bw_mem ${MEM}m frd (built -O)" "$WHY_LMB"
-line "Mem write (lmbench fwr)" mem.fwr MB/s lmb.mem.fwr "lmbench bw_mem ${MEM}m fwr (built -O)" "$WHY_LMB"
-line "memory-level parallelism" mem.mlp load lmb.mem.mlp "lmbench par_mem -L 64 -M $((MLPSZ >> 20))M (last size)" "$WHY_LMB"
+line "Mem read (lmbench frd)" mem.frd MB/s lmb.mem.frd "lmbench bw_mem ${MEM}m frd (built -O)" "$(whylmb mem)"
+line "Mem write (lmbench fwr)" mem.fwr MB/s lmb.mem.fwr "lmbench bw_mem ${MEM}m fwr (built -O)" "$(whylmb mem)"
+line "memory-level parallelism" mem.mlp load lmb.mem.mlp "lmbench par_mem -L 64 -M $((MLPSZ >> 20))M (last size)" "$(whylmb mlp)"
 line "file create, 0 KB" fs.create.0k f/s lmb.fs.create.0k "lmbench lat_fs -s 0 (creates/s)" "$WHY_LMBFS"
 line "file delete, 0 KB" fs.delete.0k f/s lmb.fs.delete.0k "lmbench lat_fs -s 0 (deletes/s)" "$WHY_LMBFS"
 line "file create, 10 KB" fs.create.10k f/s lmb.fs.create.10k "lmbench lat_fs -s 10k (creates/s)" "$WHY_LMBFS"
