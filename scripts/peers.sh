@@ -31,6 +31,8 @@
 #   PEERS_LMBENCH_FS_DIR=DIR  where both sides create their files (default:
 #                     the script's scratch directory); a tmpfs leaves out
 #                     ext4's recently-freed-inode search (docs/peers.md)
+#   PEERS_LMBENCH_FS_ENOUGH=US  how long a lat_fs pass lasts (default 20000,
+#                     about bakeoff's 2,000 files; lmbench's own is 5 ms to 1 s)
 #   PEERS_LMBENCH_SETS="new micro mlp mem fs"  which lmbench rows (default
 #                     all): the new summary columns (select, sem, fcntl,
 #                     unix connect), the syscall/process/IPC tools, par_mem,
@@ -273,10 +275,17 @@ fmem_bakeoff() {
 	rm -f "$TMP/b.json"
 }
 # lmb_fs SIZE — lat_fs -s SIZE's creates and deletes per second, as "C D"
-# (3 repetitions)
+# (3 repetitions; -s 0 goes on to lat_fs's other sizes, whose lines are
+# not read). A lat_fs pass lasts ENOUGH microseconds, which lmbench's
+# config script measures (5 ms on a quiet machine, 1 s when its timing test
+# fails, as on a busy guest: 200,000 files a pass); bakeoff's pass is 2,000
+# files. The rate depends on the pass (a gigabyte of new tmpfs pages against
+# 20 MB), so lat_fs gets PEERS_LMBENCH_FS_ENOUGH (default 20000 us: about
+# bakeoff's 2,000 files at 50,000-200,000 files/s) and prints its pass.
 lmb_fs() {
 	mkdir -p "$FSDIR/lfs"
-	"$LMB/lat_fs" -N 3 -s "$1" "$FSDIR/lfs" 2>&1 | awk 'NF == 4 { print $3, $4 }'
+	ENOUGH=${PEERS_LMBENCH_FS_ENOUGH:-20000} "$LMB/lat_fs" -N 3 -s "$1" "$FSDIR/lfs" 2>&1 |
+		awk 'NF == 4 && !done { print $3, $4; print "lat_fs -s " $1 ": " $2 " files a pass" > "/dev/stderr"; done = 1 }'
 	rm -rf "$FSDIR/lfs"
 }
 # par_mem prints a line per buffer size, doubling from 1 KiB up to -M; the

@@ -52,14 +52,15 @@ static const struct {
  * breaks it (== avail when the input ends mid-sequence). */
 static size_t utf8_seq(const unsigned char *s, size_t avail, size_t *bad)
 {
+	const size_t rows = sizeof(utf8_table) / sizeof(utf8_table[0]);
 	size_t r, i;
 
 	if (s[0] < 0x80)
 		return 1;
-	for (r = 0; r < sizeof(utf8_table) / sizeof(utf8_table[0]); r++)
+	for (r = 0; r < rows; r++)
 		if (s[0] >= utf8_table[r].first && s[0] <= utf8_table[r].last)
 			break;
-	if (r == sizeof(utf8_table) / sizeof(utf8_table[0])) {
+	if (r == rows) {
 		*bad = 0;
 		return 0;
 	}
