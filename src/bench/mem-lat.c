@@ -291,7 +291,11 @@ int memlat_read(const double *lat, const uint64_t *sizes, size_t n, uint64_t llc
 	else {
 		rd->main.first = lv[m].first;
 		rd->main.last = n - 1;
-		rd->main.lat = median_of(lat + rd->main.first, n - rd->main.first);
+		/* The figure from where no cache holds the walk: past a VM's
+		 * slice of a cache, a buffer under 4 x the reported LLC can
+		 * still hit in part (points rising from 42 to 120 ns). */
+		rd->fig_first = rd->anchor < n && rd->anchor > rd->main.first ? rd->anchor : rd->main.first;
+		rd->main.lat = median_of(lat + rd->fig_first, n - rd->fig_first);
 		rd->main_first_lat = lv[m].lat;
 		rd->main_last_lat = lv[rd->nlv - 1].lat;
 	}
@@ -460,7 +464,7 @@ static void lat_levels(struct bench_ctx *ctx, const double *lat, const uint64_t 
 		       size_t n, const uint64_t os[4], int nos, uint64_t llc)
 {
 	struct memlat_reading rd;
-	char name[64], a[32], b[32], from[160], note[240];
+	char name[64], a[32], b[32], from[200], note[240];
 	int j;
 
 	if (memlat_read(lat, sizes, n, llc, nos, LAT_JUMP, &rd) < 0)
@@ -507,10 +511,12 @@ static void lat_levels(struct bench_ctx *ctx, const double *lat, const uint64_t 
 	result_param_num(ctx->res, "main_from_bytes", (double)sizes[rd.main.first]);
 	if (rd.ncache)
 		result_param_num(ctx->res, "main_over_L1", rd.main.lat / rd.cache[0].lat);
-	size_name(a, sizeof(a), "", sizes[rd.main.first]);
+	size_name(a, sizeof(a), "", sizes[rd.fig_first]);
 	size_name(b, sizeof(b), "", sizes[n - 1]);
-	snprintf(from, sizeof(from), "the median of the rand curve's points %s..%s past the "
-		 "last cache plateau (%zu points)", a, b, n - rd.main.first);
+	snprintf(from, sizeof(from), "the median of the rand curve's points %s..%s %s (%zu points)",
+		 a, b, rd.fig_first > rd.main.first ? "from 4 x LLC on, where no cache holds the walk" :
+		 "past the last cache plateau", n - rd.fig_first);
+	size_name(a, sizeof(a), "", sizes[rd.main.first]);
 	{
 		struct metric *m = result_add_derived(ctx->res, "main", "ns", BETTER_LOWER, rd.main.lat, from);
 

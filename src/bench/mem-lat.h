@@ -60,7 +60,9 @@ struct memlat_reading {
 	struct memlat_level cache[MEMLAT_CACHES];
 	int unnamed;			/* plateaus between the caches left unnamed */
 	int has_main;			/* 0: the curve stops before main memory */
-	struct memlat_level main;	/* every point from main memory's first plateau on */
+	struct memlat_level main;	/* every point from main memory's first plateau on; its
+					 * lat: the median from fig_first on */
+	size_t fig_first;		/* main's figure: the anchor when main holds it, else main.first */
 	double main_first_lat;		/* latency of main's first plateau and of its */
 	double main_last_lat;		/* last (more when a walk outgrows the TLB) */
 	size_t anchor;			/* first point at >= 4 x LLC, or n when none */
@@ -74,7 +76,9 @@ struct memlat_reading {
  * (or, without one, the last plateau), earlier plateaus belong to it while
  * the next one began by a ramp, or each is within jump^2 of the next, or
  * starts beyond the LLC (steps inside main memory: page walks); main is then
- * every point from there to the end of the curve. Without a point at
+ * every point from there to the end of the curve, and its figure the median
+ * of the points from the one at 4 x LLC on (where no cache can hold the
+ * walk), or of all of main's points without one. Without a point at
  * 4 x LLC, the curve reaches main memory only if it goes past the LLC, or
  * shows at least os_levels plateaus before it and a step into it of at
  * least jump^3. The plateaus before main

@@ -14,7 +14,10 @@
  * Figures: `idle` (ns, the chase with the loaders paused), `peak` (the
  * loaders' largest bandwidth, MB/s) and the main figure, the latency at
  * that peak (ns). The text and HTML reports draw the curve, latency over
- * bandwidth. A loader that ends early (killed) fails the benchmark with the
+ * bandwidth. Each loader also publishes its own CPU time, so a point
+ * knows what share of its time the loaders really ran (`cpu/<D>`, %):
+ * where the host or another process took their CPUs, the bandwidth is
+ * what they got, not what the memory gives, and a note on `peak` says so. A loader that ends early (killed) fails the benchmark with the
  * reason; every loader is stopped, then killed, before it returns. */
 #include <errno.h>
 #include <signal.h>
@@ -40,12 +43,14 @@
 #define LD_LINES 4096		/* lines between counter updates (256 KiB) */
 #define LD_PAUSED (-1)
 #define LD_SETTLE_NS 50000000	/* after a change of delay, before the point */
+#define LD_SHARE_LOW 0.75	/* the loaders' CPU share under which peak gets a note */
 
 struct ld_ctl {
 	_Alignas(64) atomic_int delay;	/* the loaders' delay, LD_PAUSED, */
 	atomic_int stop;		/* and the request to exit */
 	struct {
 		_Alignas(64) atomic_ullong bytes;	/* read so far, each on its own line */
+		atomic_ullong cpu_ns;		/* the loader's CPU time when it last counted */
 	} n[LD_MAX];
 };
 
@@ -53,6 +58,7 @@ struct ld {
 	struct ld_ctl *ctl;
 	pid_t pid[LD_MAX];
 	int nld;
+	int slots;	/* CPUs they run on: nld, or the other CPUs when fewer */
 };
 
 /* A delay iteration is about a cycle; a line's read at full speed takes a
@@ -60,8 +66,19 @@ struct ld {
 static const long default_delays[] = { 500, 200, 100, 50, 25, 10, 5, 0 };
 static const long quick_delays[] = { 100, 10, 0 };
 
+/* This process's CPU time (ns), 0 where the OS has no such clock. */
+static unsigned long long ld_cpu_ns(void)
+{
+	struct timespec t;
+
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) < 0)
+		return 0;
+	return (unsigned long long)t.tv_sec * 1000000000ull + (unsigned long long)t.tv_nsec;
+}
+
 /* A loader: pinned to cpu, read buf (words) line by line, each line's
- * words summed, then the delay; bytes counted every LD_LINES lines. */
+ * words summed, then the delay; bytes and its CPU time counted every
+ * LD_LINES lines. */
 static void loader(struct ld_ctl *c, int k, int cpu, size_t bytes)
 {
 	struct affinity save;
@@ -88,18 +105,28 @@ static void loader(struct ld_ctl *c, int k, int cpu, size_t bytes)
 		}
 		atomic_fetch_add_explicit(&c->n[k].bytes, (unsigned long long)LD_LINES * 64,
 					  memory_order_relaxed);
+		atomic_store_explicit(&c->n[k].cpu_ns, ld_cpu_ns(), memory_order_relaxed);
 		BENCH_KEEP(sum);
 	}
 	_exit(0);
 }
 
-static unsigned long long ld_bytes(const struct ld *l)
+/* The loaders' bytes read and CPU time, summed; the CPU time is 0 when a
+ * loader has none yet (it has not counted, or the OS has no such clock). */
+static void ld_count(const struct ld *l, unsigned long long *bytes, unsigned long long *cpu_ns)
 {
-	unsigned long long b = 0;
+	int known = 1;
 
-	for (int k = 0; k < l->nld; k++)
-		b += atomic_load_explicit(&l->ctl->n[k].bytes, memory_order_relaxed);
-	return b;
+	*bytes = *cpu_ns = 0;
+	for (int k = 0; k < l->nld; k++) {
+		unsigned long long c = atomic_load_explicit(&l->ctl->n[k].cpu_ns, memory_order_relaxed);
+
+		*bytes += atomic_load_explicit(&l->ctl->n[k].bytes, memory_order_relaxed);
+		*cpu_ns += c;
+		known &= c != 0;
+	}
+	if (!known)
+		*cpu_ns = 0;
 }
 
 /* A loader gone: 1 with ctx->reason saying which and how. */
@@ -135,30 +162,36 @@ static void ld_stop(struct ld *l)
 
 /* One point: the loaders at delay d (LD_PAUSED: idle), the chase timed as
  * name (a curve point, but for idle), the loaders' bandwidth over that time
- * into *bw (MB/s). */
+ * into *bw (MB/s) and the share of it they ran into *share (0..1, or -1
+ * where the OS gives no CPU time). */
 static int ld_point(struct bench_ctx *ctx, struct ld *l, int d, void *start, const char *name,
-		    double *lat, double *bw)
+		    double *lat, double *bw, double *share)
 {
 	const struct timespec settle = { 0, LD_SETTLE_NS };
-	unsigned long long b0;
-	uint64_t t0;
+	unsigned long long b0, b1, c0, c1;
+	uint64_t t0, dt;
 
 	atomic_store(&l->ctl->delay, d);
 	nanosleep(&settle, NULL);
-	b0 = ld_bytes(l);
+	ld_count(l, &b0, &c0);
 	t0 = clock_ns();
 	if (memlat_chase(ctx, name, start, d != LD_PAUSED, lat) < 0)
 		return -1;
-	*bw = (double)(ld_bytes(l) - b0) * 1e3 / (double)(clock_ns() - t0);
+	ld_count(l, &b1, &c1);
+	dt = clock_ns() - t0;
+	*bw = (double)(b1 - b0) * 1e3 / (double)dt;
+	*share = c0 && c1 >= c0 ? (double)(c1 - c0) / ((double)dt * l->slots) : -1;
 	return ld_gone(ctx, l) ? -1 : 0;
 }
 
-/* The sweep's figures: bw/<D> beside each lat/<D>, and the summary. */
+/* The sweep's figures: bw/<D> and cpu/<D> beside each lat/<D>, and the
+ * summary; a note on peak where the loaders ran less than LD_SHARE_LOW of
+ * a point's time. */
 static int ld_figures(struct bench_ctx *ctx, const long *delay, int nd, const double *lat, const double *bw,
-		      double idle)
+		      const double *share, double idle)
 {
-	char name[32], from[128];
-	int best = 0;
+	char name[32], from[128], note[300];
+	int best = 0, low = -1;
 
 	for (int i = 0; i < nd; i++) {
 		struct metric *m;
@@ -170,10 +203,25 @@ static int ld_figures(struct bench_ctx *ctx, const long *delay, int nd, const do
 		m->detail = 1;
 		if (bw[i] > bw[best])
 			best = i;
+		if (share[i] < 0)
+			continue;
+		snprintf(name, sizeof(name), "cpu/%ld", delay[i]);
+		snprintf(from, sizeof(from), "the loaders' CPU time over lat/%ld's time", delay[i]);
+		if (!(m = result_add_derived(ctx->res, name, "%", BETTER_HIGHER, 100 * share[i], from)))
+			return -1;
+		m->detail = 1;
+		if (low < 0 || share[i] < share[low])
+			low = i;
 	}
 	snprintf(from, sizeof(from), "bw/%ld, the largest of the sweep", delay[best]);
 	if (!result_add_derived(ctx->res, "peak", "MB/s", BETTER_HIGHER, bw[best], from))
 		return -1;
+	if (low >= 0 && share[low] < LD_SHARE_LOW) {
+		snprintf(note, sizeof(note), "the loaders ran only %.0f%% of lat/%ld's time (the host, its "
+			 "other guests or another process had their CPUs): the sweep's bandwidths are what "
+			 "they got, not what the memory gives", 100 * share[low], delay[low]);
+		result_note(ctx->res, "peak", note);
+	}
 	snprintf(from, sizeof(from), "lat/%ld, at the peak bandwidth", delay[best]);
 	if (!result_add_derived(ctx->res, "", "ns", BETTER_LOWER, lat[best], from))
 		return -1;
@@ -210,7 +258,7 @@ static int loaded_run(struct bench_ctx *ctx)
 	uint64_t chain = memlat_main_size(o, si), seed = 0x10ad, llc = sysinfo_llc_size(si);
 	struct ld l = { 0 };
 	struct affinity save = { 0 };
-	double lat[BENCH_MAX_LIST], bw[BENCH_MAX_LIST], idle, idle_bw;
+	double lat[BENCH_MAX_LIST], bw[BENCH_MAX_LIST], share[BENCH_MAX_LIST], idle, idle_bw, idle_share;
 	size_t each;
 	char *buf = NULL, name[32];
 	void *start;
@@ -218,6 +266,7 @@ static int loaded_run(struct bench_ctx *ctx)
 	l.nld = o->ncopies ? (int)o->copies[0] : n - 1;
 	if (l.nld > LD_MAX)
 		l.nld = LD_MAX;
+	l.slots = l.nld < n - 1 ? l.nld : n - 1;
 	/* the loaders' buffers: together at least 4 x the LLC, each --mem-size
 	 * at least (up to 4 MiB with --quick) */
 	each = o->quick && o->mem_size > (4u << 20) ? 4u << 20 : o->mem_size;
@@ -242,14 +291,14 @@ static int loaded_run(struct bench_ctx *ctx)
 	atomic_store(&l.ctl->delay, LD_PAUSED);
 	if (ld_start(ctx, &l, cpu, n, each) < 0 || affinity_pin_to(cpu[0], &save) < 0)
 		goto out;
-	if (ld_point(ctx, &l, LD_PAUSED, start, "idle", &idle, &idle_bw) < 0)
+	if (ld_point(ctx, &l, LD_PAUSED, start, "idle", &idle, &idle_bw, &idle_share) < 0)
 		goto out;
 	for (int i = 0; i < nd; i++) {
 		snprintf(name, sizeof(name), "lat/%ld", delay[i]);
-		if (ld_point(ctx, &l, (int)delay[i], start, name, &lat[i], &bw[i]) < 0)
+		if (ld_point(ctx, &l, (int)delay[i], start, name, &lat[i], &bw[i], &share[i]) < 0)
 			goto out;
 	}
-	if (ld_figures(ctx, delay, nd, lat, bw, idle) < 0) {
+	if (ld_figures(ctx, delay, nd, lat, bw, share, idle) < 0) {
 		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
 		goto out;
 	}

@@ -25,6 +25,8 @@ int report_load_points(const struct bench_result *b, struct load_point *pt, int 
 			continue;
 		pt[n].delay = d;
 		pt[n].bw = w->st.median;
+		snprintf(name, sizeof(name), "cpu/%ld", d);
+		pt[n].cpu = (w = result_metric(b, name)) ? w->st.median : NAN;
 		pt[n++].lat = m->st.median;
 	}
 	/* by bandwidth, light load first */
@@ -44,13 +46,17 @@ void report_load_text(const struct bench_result *b, FILE *f)
 	const struct metric *idle = result_metric(b, "idle");
 	int n = report_load_points(b, pt, 64);
 	char d[32], w[32], l[32];
+	int cpu = 0;
 
 	if (n < 1)
 		return;
+	for (int i = 0; i < n; i++)
+		cpu |= !isnan(pt[i].cpu);
 	fputc('\n', f);
 	report_put(f, b->id, 0);
 	fputs(": latency under load (delay: the loaders' wait after each line)\n"
-	      "    delay       MB/s         ns\n", f);
+	      "    delay       MB/s         ns", f);
+	fputs(cpu ? "  loaders' CPU\n" : "\n", f);
 	if (idle) {
 		fmt_num(l, sizeof(l), idle->st.median);
 		fprintf(f, "%9s %10s %10s\n", "idle", "0", l);
@@ -59,6 +65,9 @@ void report_load_text(const struct bench_result *b, FILE *f)
 		snprintf(d, sizeof(d), "%ld", pt[i].delay);
 		fmt_num(w, sizeof(w), pt[i].bw);
 		fmt_num(l, sizeof(l), pt[i].lat);
-		fprintf(f, "%9s %10s %10s\n", d, w, l);
+		fprintf(f, "%9s %10s %10s", d, w, l);
+		if (cpu && !isnan(pt[i].cpu))
+			fprintf(f, "  %11.0f%%", pt[i].cpu);
+		fputc('\n', f);
 	}
 }

@@ -158,6 +158,7 @@ void report_pair_matrix_html(const struct bench_result *b, const char *label, FI
 struct load_point {
 	long delay;
 	double bw, lat;
+	double cpu;	/* the loaders' CPU share (%, cpu/<D>), NAN in files without it */
 };
 int report_load_points(const struct bench_result *b, struct load_point *pt, int max);
 void report_load_text(const struct bench_result *b, FILE *f);
