@@ -38,6 +38,7 @@
 #include "scratch.h"
 #include "sysinfo.h"
 #include "units.h"
+#include "vm.h"
 
 #define LD_MAX 256		/* loaders at most */
 #define LD_LINES 4096		/* lines between counter updates (256 KiB) */
@@ -77,13 +78,14 @@ static unsigned long long ld_cpu_ns(void)
 }
 
 /* A loader: pinned to cpu, read buf (words) line by line, each line's
- * words summed, then the delay; bytes and its CPU time counted every
- * LD_LINES lines. */
+ * words summed, then the delay; at delay 0, LD_LINES lines at a time by
+ * mem.peak's read loop. Bytes and its CPU time counted every LD_LINES
+ * lines. */
 static void loader(struct ld_ctl *c, int k, int cpu, size_t bytes)
 {
 	struct affinity save;
 	uint64_t *buf, sum = 0;
-	size_t lines = bytes / 64, at = 0;
+	size_t lines = bytes / 64, at = 0, run;
 	const struct timespec ms = { 0, 1000000 };
 
 	os_die_with_parent();
@@ -96,14 +98,20 @@ static void loader(struct ld_ctl *c, int k, int cpu, size_t bytes)
 			nanosleep(&ms, NULL);
 			continue;
 		}
-		for (size_t l = 0; l < LD_LINES; l++, at = at + 1 < lines ? at + 1 : 0) {
-			const uint64_t *p = buf + at * 8;
+		run = LD_LINES;
+		if (d == 0) {	/* full load: mem.peak's read loop (vm_sum), to the end at most */
+			run = lines - at < LD_LINES ? lines - at : LD_LINES;
+			sum += vm_sum(buf + at * 8, run * 64);
+			at = at + run < lines ? at + run : 0;
+		} else
+			for (size_t l = 0; l < LD_LINES; l++, at = at + 1 < lines ? at + 1 : 0) {
+				const uint64_t *p = buf + at * 8;
 
-			sum += p[0] + p[1] + p[2] + p[3] + p[4] + p[5] + p[6] + p[7];
-			for (int j = 0; j < d; j++)
-				BENCH_KEEP(j);
-		}
-		atomic_fetch_add_explicit(&c->n[k].bytes, (unsigned long long)LD_LINES * 64,
+				sum += p[0] + p[1] + p[2] + p[3] + p[4] + p[5] + p[6] + p[7];
+				for (int j = 0; j < d; j++)
+					BENCH_KEEP(j);
+			}
+		atomic_fetch_add_explicit(&c->n[k].bytes, (unsigned long long)run * 64,
 					  memory_order_relaxed);
 		atomic_store_explicit(&c->n[k].cpu_ns, ld_cpu_ns(), memory_order_relaxed);
 		BENCH_KEEP(sum);
