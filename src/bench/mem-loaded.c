@@ -17,8 +17,9 @@
  * bandwidth. Each loader also publishes its own CPU time, so a point
  * knows what share of its time the loaders really ran (`cpu/<D>`, %):
  * where the host or another process took their CPUs, the bandwidth is
- * what they got, not what the memory gives, and a note on `peak` says so. A loader that ends early (killed) fails the benchmark with the
- * reason; every loader is stopped, then killed, before it returns. */
+ * what they got, not what the memory gives, and a note on `peak` says so.
+ * A loader that ends early (killed) fails the benchmark with the reason;
+ * every loader is stopped, then killed, before it returns. */
 #include <errno.h>
 #include <signal.h>
 #include <stdatomic.h>
