@@ -15,43 +15,11 @@
 #include <string.h>
 #include "affinity.h"
 
-int affinity_pin_here(struct affinity *save, int *cpu)
-{
-	struct os_cpuset one = { { 0 } };
-	int c;
-
-	save->saved = 0;
-	if (cpu)
-		*cpu = -1;
-	if (os_cpuset_get(&save->mask) < 0)
-		return errno == ENOSYS ? 0 : -1;
-	c = os_cpu_current();
-	if (!os_cpuset_has(&save->mask, c)) {
-		/* No current CPU known (old kernel) or a migration between the
-		 * two calls: take the first allowed CPU instead. */
-		for (c = 0; c < OS_MAX_CPUS && !os_cpuset_has(&save->mask, c); c++)
-			;
-		if (c == OS_MAX_CPUS) {
-			errno = EINVAL;
-			return -1;
-		}
-	}
-	os_cpuset_add(&one, c);
-	if (os_cpuset_set(&one) < 0)
-		return -1;
-	save->saved = 1;
-	if (cpu)
-		*cpu = c;
-	return 1;
-}
-
-int affinity_pin_to(int cpu, struct affinity *save)
+/* Pin to cpu, which save->mask (just read) must allow; 1, or -1. */
+static int pin_one(struct affinity *save, int cpu)
 {
 	struct os_cpuset one = { { 0 } };
 
-	save->saved = 0;
-	if (os_cpuset_get(&save->mask) < 0)
-		return errno == ENOSYS ? 0 : -1;
 	if (!os_cpuset_has(&save->mask, cpu)) {
 		errno = EINVAL;
 		return -1;
@@ -61,6 +29,34 @@ int affinity_pin_to(int cpu, struct affinity *save)
 		return -1;
 	save->saved = 1;
 	return 1;
+}
+
+int affinity_pin_here(struct affinity *save, int *cpu)
+{
+	int c, rc;
+
+	save->saved = 0;
+	if (cpu)
+		*cpu = -1;
+	if (os_cpuset_get(&save->mask) < 0)
+		return errno == ENOSYS ? 0 : -1;
+	c = os_cpu_current();
+	if (!os_cpuset_has(&save->mask, c))
+		/* No current CPU known (old kernel) or a migration between the
+		 * two calls: take the first allowed CPU instead (none: EINVAL). */
+		for (c = 0; c < OS_MAX_CPUS && !os_cpuset_has(&save->mask, c); c++)
+			;
+	if ((rc = pin_one(save, c)) == 1 && cpu)
+		*cpu = c;
+	return rc;
+}
+
+int affinity_pin_to(int cpu, struct affinity *save)
+{
+	save->saved = 0;
+	if (os_cpuset_get(&save->mask) < 0)
+		return errno == ENOSYS ? 0 : -1;
+	return pin_one(save, cpu);
 }
 
 int affinity_cpus(int *cpus, int max)
