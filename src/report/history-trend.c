@@ -5,8 +5,9 @@
  * logs of the run medians) of the ratio of the two sides excludes 1, a
  * rank test agrees (Mann-Whitney), and the change clears the noise floor.
  * The floor is learned from the series itself once it has HX_LEARN_MIN
- * runs (the run-to-run spread, from the median absolute difference of
- * consecutive runs, which a few level shifts barely move), else it is
+ * runs (the run-to-run spread: the median over blocks of consecutive runs
+ * of each block's robust spread, within its two levels where its runs
+ * fall in two), else it is
  * compare's fixed floor of that kind of figure. docs/regressions.md gives
  * the method and its measured hit rates. */
 #include <math.h>
@@ -388,20 +389,57 @@ static void relocate(const struct hx_trend *t, const double *x, size_t n, size_t
 
 /* Run-to-run spread of x[0..n) as a fraction: 1.4826 x the median
  * absolute log difference of consecutive runs / sqrt 2 (a robust standard
- * deviation of one run; a level shift is one outlying difference). */
-static double spread(const double *x, size_t n)
+ * deviation of one run; a level shift is one outlying difference). Where
+ * the runs fall in two levels (a machine switching between two speeds),
+ * the spread within them: 1.4826 x the median absolute deviation of each
+ * run from its level's median, as consecutive runs drawn from two levels
+ * would each differ by the gap. */
+static double spread_of(const double *x, size_t n)
 {
-	double *d = malloc(n * sizeof(double)), s;
+	double *d = malloc(n * sizeof(double)), s, cut, mid[2];
 	size_t i, k = 0;
 
 	if (!d)
 		return NAN;
-	for (i = 0; i + 1 < n; i++)
-		if (x[i] > 0 && x[i + 1] > 0)
-			d[k++] = fabs(log(x[i + 1] / x[i]));
-	s = k ? 1.4826 * median_copy(d, k) / sqrt(2.0) : NAN;
+	if (otsu(x, n, &cut) >= LEVELS_ETA) {
+		for (int l = 0; l < 2; l++) {
+			for (i = 0, k = 0; i < n; i++)
+				if ((x[i] >= cut) == l)
+					d[k++] = log(x[i]);
+			mid[l] = median_copy(d, k);
+		}
+		for (i = 0; i < n; i++)
+			d[i] = fabs(log(x[i]) - mid[x[i] >= cut]);
+		s = 1.4826 * median_copy(d, n);
+	} else {
+		for (i = 0; i + 1 < n; i++)
+			if (x[i] > 0 && x[i + 1] > 0)
+				d[k++] = fabs(log(x[i + 1] / x[i]));
+		s = k ? 1.4826 * median_copy(d, k) / sqrt(2.0) : NAN;
+	}
 	free(d);
 	return s;
+}
+
+/* The series' spread: the median of spread_of over blocks of about
+ * SPREAD_BLOCK consecutive runs, so that a change (which lies in one
+ * block) does not count as spread, nor do two levels around it. */
+#define SPREAD_BLOCK 20
+static double spread(const double *x, size_t n)
+{
+	size_t nb = n / SPREAD_BLOCK, i, k = 0;
+	double *s, m;
+
+	if (nb < 2)
+		return spread_of(x, n);
+	if (!(s = malloc(nb * sizeof(double))))
+		return NAN;
+	for (i = 0; i < nb; i++)
+		if (isfinite(s[k] = spread_of(x + i * n / nb, (i + 1) * n / nb - i * n / nb)))
+			k++;
+	m = median_copy(s, k);
+	free(s);
+	return m;
 }
 
 /* The points of key in s, and which are used. 0, or -1. */
