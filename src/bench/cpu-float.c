@@ -97,15 +97,8 @@ static uint64_t bits(double v)
 int cpu_float_loops(void *state, uint64_t n)
 {
 	struct float_work *w = state;
-	uint64_t i, sum = w->t.sum;
 
-	for (i = 0; i < n; i++) {
-		CPU_CLOBBER(w);
-		sum += bits(one_loop(w));
-	}
-	w->t.loops += n;
-	w->t.sum = sum;
-	bench_use(sum);
+	CPU_LOOPS(w, n, i, bits(one_loop(w)));
 	return 0;
 }
 

@@ -179,14 +179,8 @@ static uint32_t one_loop(struct int_work *w, uint32_t phase)
 int cpu_int_loops(void *state, uint64_t n)
 {
 	struct int_work *w = state;
-	uint64_t i, sum = w->t.sum;
 
-	for (i = 0; i < n; i++) {
-		CPU_CLOBBER(w);
-		sum += one_loop(w, (uint32_t)(w->t.loops++ % INT_NREC));
-	}
-	w->t.sum = sum;
-	bench_use(sum);
+	CPU_LOOPS(w, n, i, one_loop(w, (uint32_t)((w->t.loops + i) % INT_NREC)));
 	return 0;
 }
 

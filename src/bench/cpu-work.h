@@ -19,6 +19,22 @@ extern void (*volatile cpu_opaque)(void *);
 #define CPU_CLOBBER(p) cpu_opaque(p)
 #endif
 
+/* The body of a workload's loops(state, n): n loops with the barrier
+ * before each, every loop's result (EXPR, which may use the index I) added
+ * to the tally. One definition, so both workloads time the same harness
+ * around their own work. */
+#define CPU_LOOPS(w, n, I, EXPR)                 \
+	do {                                     \
+		uint64_t I, sum_ = (w)->t.sum;   \
+		for (I = 0; I < (n); I++) {      \
+			CPU_CLOBBER(w);          \
+			sum_ += (EXPR);          \
+		}                                \
+		(w)->t.loops += (n);             \
+		(w)->t.sum = sum_;               \
+		bench_use(sum_);                 \
+	} while (0)
+
 /* What a workload's checksum covers: the seed its state was built from,
  * the loops done and the sum of every loop's result. */
 struct cpu_tally {

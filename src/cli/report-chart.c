@@ -29,17 +29,6 @@ void print_report_help(void)
 		printf("  %-10s %s%s\n", f->name, f->help, f->one_file ? " (one FILE)" : "");
 }
 
-const char help_chart[] =
-	"usage: bakeoff chart [--metric ID]... FILE...\n"
-	"\n"
-	"Draw ASCII bar charts of result files, one symbol per file with a legend,\n"
-	"within 80 columns: curves (disk.seq by block size, mem.lat by size) as\n"
-	"vertical bars like the 2003 NetBSD report's, other figures as horizontal\n"
-	"bars with their value and what limited them. --metric ID (repeatable)\n"
-	"keeps benchmarks or figures whose id starts with ID (disk.seq,\n"
-	"mem.lat:rand, mem.bw.read:frd); without it every main figure and curve.\n"
-	"Same as bakeoff report --format chart. Exit 2 when nothing matches.\n";
-
 int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -101,6 +90,17 @@ int cmd_report(int argc, char **argv)
 }
 
 /* ---- chart ---- */
+
+const char help_chart[] =
+	"usage: bakeoff chart [--metric ID]... FILE...\n"
+	"\n"
+	"Draw ASCII bar charts of result files, one symbol per file with a legend,\n"
+	"within 80 columns: curves (disk.seq by block size, mem.lat by size) as\n"
+	"vertical bars like the 2003 NetBSD report's, other figures as horizontal\n"
+	"bars with their value and what limited them. --metric ID (repeatable)\n"
+	"keeps benchmarks or figures whose id starts with ID (disk.seq,\n"
+	"mem.lat:rand, mem.bw.read:frd); without it every main figure and curve.\n"
+	"Same as bakeoff report --format chart. Exit 2 when nothing matches.\n";
 
 int cmd_chart(int argc, char **argv)
 {

@@ -477,6 +477,35 @@ static int key_seen(struct keyset *ks, const struct json *obj, const char *key)
 	return 0;
 }
 
+/* p->pos on a '[' or '{': steps in; 1 when the container is empty (p->pos
+ * past its close), else 0. */
+static int open_list(struct parser *p, char close)
+{
+	p->pos++;
+	skip_ws(p);
+	if (p->pos < p->len && p->s[p->pos] == close) {
+		p->pos++;
+		return 1;
+	}
+	return 0;
+}
+
+/* After a member of a container: 1 on ',' (another member follows), 0 on
+ * its close (p->pos past it), -1 on anything else. */
+static int next_in_list(struct parser *p, char close)
+{
+	skip_ws(p);
+	if (p->pos < p->len && p->s[p->pos] == ',') {
+		p->pos++;
+		return 1;
+	}
+	if (p->pos < p->len && p->s[p->pos] == close) {
+		p->pos++;
+		return 0;
+	}
+	return fail(p, close == ']' ? "expected ',' or ']'" : "expected ',' or '}'");
+}
+
 /* A lean member's value when it is a flat array of numbers: checked, not
  * kept. 1 when it was one (p->pos after it), 0 when it holds anything else
  * (p->pos back at its '['), -1 on a syntax error. */
@@ -484,33 +513,23 @@ static int skip_numbers(struct parser *p)
 {
 	size_t start = p->pos;
 
-	p->pos++;	/* '[' */
-	skip_ws(p);
-	if (p->pos < p->len && p->s[p->pos] == ']') {
-		p->pos++;
-		return 1;
-	}
-	for (;;) {
-		unsigned char c = p->pos < p->len ? p->s[p->pos] : 0;
+	int more;
 
+	if (open_list(p, ']'))
+		return 1;
+	do {
+		unsigned char c;
+
+		skip_ws(p);
+		c = p->pos < p->len ? p->s[p->pos] : 0;
 		if (!(c == '-' || (c >= '0' && c <= '9'))) {
 			p->pos = start;
 			return 0;
 		}
 		if (parse_number(p, NULL) < 0)
 			return -1;
-		skip_ws(p);
-		if (p->pos < p->len && p->s[p->pos] == ',') {
-			p->pos++;
-			skip_ws(p);
-			continue;
-		}
-		if (p->pos < p->len && p->s[p->pos] == ']') {
-			p->pos++;
-			return 1;
-		}
-		return fail(p, "expected ',' or ']'");
-	}
+	} while ((more = next_in_list(p, ']')) > 0);
+	return more < 0 ? -1 : 1;
 }
 
 static int is_lean(const struct parser *p, const char *key)
@@ -527,12 +546,8 @@ static int parse_object(struct parser *p, struct json *obj, int depth)
 	size_t cap = 0;
 	int ret = -1;
 
-	p->pos++;	/* '{' */
-	skip_ws(p);
-	if (p->pos < p->len && p->s[p->pos] == '}') {
-		p->pos++;
+	if (open_list(p, '}'))
 		return 0;
-	}
 	for (;;) {
 		size_t key_off;
 		char *key;
@@ -604,19 +619,10 @@ static int parse_object(struct parser *p, struct json *obj, int depth)
 		if (parse_value(p, &obj->items[obj->n - 1], depth) < 0)
 			goto out;
 next:
-		skip_ws(p);
-		if (p->pos < p->len && p->s[p->pos] == ',') {
-			p->pos++;
-			continue;
-		}
-		if (p->pos < p->len && p->s[p->pos] == '}') {
-			p->pos++;
+		if ((ret = next_in_list(p, '}')) <= 0)
 			break;
-		}
-		fail(p, "expected ',' or '}'");
-		goto out;
+		ret = -1;
 	}
-	ret = 0;
 out:
 	free(ks.slot);
 	return ret;
@@ -629,12 +635,8 @@ static int parse_array(struct parser *p, struct json *arr, int depth, int each)
 {
 	size_t cap = 0;
 
-	p->pos++;	/* '[' */
-	skip_ws(p);
-	if (p->pos < p->len && p->s[p->pos] == ']') {
-		p->pos++;
+	if (open_list(p, ']'))
 		return 0;
-	}
 	for (;;) {
 		struct json *e = NULL, **slot = &e;
 		int rc;
@@ -649,18 +651,10 @@ static int parse_array(struct parser *p, struct json *arr, int depth, int each)
 		if (each && rc == 0 && p->each(e, p->ctx) < 0)
 			rc = fail_at(p, e->off, each_failed);
 		json_free(e);	/* NULL unless each */
-		if (rc < 0)
+		if (rc < 0 || (rc = next_in_list(p, ']')) < 0)
 			return -1;
-		skip_ws(p);
-		if (p->pos < p->len && p->s[p->pos] == ',') {
-			p->pos++;
-			continue;
-		}
-		if (p->pos < p->len && p->s[p->pos] == ']') {
-			p->pos++;
+		if (rc == 0)
 			return 0;
-		}
-		return fail(p, "expected ',' or ']'");
 	}
 }
 

@@ -1007,9 +1007,7 @@ static void print_files(const struct cmp_file *fs, size_t nf, FILE *out)
 			fputc(')', out);
 		}
 		fputs(", ", out);
-		report_put(out, r->start_utc ? r->start_utc : "?", 0);
-		fputs(", ", out);
-		report_put(out, r->profile ? r->profile : "?", 0);
+		report_put_run(out, r, ", ");
 		fprintf(out, ", %zu benchmarks", r->nbenches);
 		if (r->runs > 1)
 			fprintf(out, ", %d runs each", r->runs);

@@ -85,6 +85,9 @@ void report_iozone(const struct result *r, FILE *f);
 void report_put(FILE *f, const char *s, int width);
 size_t report_esc(char *dst, size_t n, const char *s);
 size_t report_esc_width(const char *s);
+/* The run's start and profile ("?" for either missing) with sep between:
+ * the header of text and compare. text.c */
+void report_put_run(FILE *f, const struct result *r, const char *sep);
 
 /* The benchmark id that tool's format shows, when r has it and it ran;
  * else NULL after one line on f saying which ("dd: no disk.seq in this

@@ -13,6 +13,14 @@
 
 static void guard_lines(const struct result *r, FILE *f, int full);
 
+/* The run's start and profile ("?" for either missing), sep between them. */
+void report_put_run(FILE *f, const struct result *r, const char *sep)
+{
+	report_put(f, r->start_utc ? r->start_utc : "?", 0);
+	fputs(sep, f);
+	report_put(f, r->profile ? r->profile : "?", 0);
+}
+
 /* Who, what, when, how, and the guard's findings. */
 static void report_header(const struct result *r, FILE *f)
 {
@@ -37,9 +45,7 @@ static void report_header(const struct result *r, FILE *f)
 	fprintf(f, "; memory %s; virtualization ", mem);
 	report_put(f, h->virt[0] ? h->virt : "unknown", 0);
 	fputs("\nrun: ", f);
-	report_put(f, r->start_utc ? r->start_utc : "?", 0);
-	fputs(", profile ", f);
-	report_put(f, r->profile ? r->profile : "?", 0);
+	report_put_run(f, r, ", profile ");
 	fprintf(f, ", %.1f s", r->duration_s);
 	if (r->parallel > 1)
 		fprintf(f, ", %d parallel copies", r->parallel);
