@@ -33,12 +33,10 @@
 
 struct ipc_state *ipc_state_new(struct bench_ctx *ctx)
 {
-	struct ipc_state *s = calloc(1, sizeof(*s));
+	struct ipc_state *s = harness_state(ctx, sizeof(*s));
 
-	if (!s) {
-		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+	if (!s)
 		return NULL;
-	}
 	s->rfd = s->wfd = -1;
 	s->reason = ctx->reason;
 	return s;

@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "ipc.h"
+#include "harness.h"
 #include "scratch.h"
 
 struct lock_state {
@@ -76,14 +77,12 @@ static void lock_teardown(void *state)
 
 static int lock_setup(struct bench_ctx *ctx, void **state)
 {
-	struct lock_state *s = calloc(1, sizeof(*s));
+	struct lock_state *s = harness_state(ctx, sizeof(*s));
 	char path[PATH_MAX], name[48];
 	int i;
 
-	if (!s) {
-		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+	if (!s)
 		return -1;
-	}
 	*state = s;
 	s->reason = ctx->reason;
 	s->fd[0] = s->fd[1] = -1;

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "ipc.h"
+#include "harness.h"
 
 struct sem_state {
 	int id;			/* the set, -1 when none */
@@ -55,12 +56,10 @@ static void sem_teardown(void *state)
 
 static int sem_setup(struct bench_ctx *ctx, void **state)
 {
-	struct sem_state *s = calloc(1, sizeof(*s));
+	struct sem_state *s = harness_state(ctx, sizeof(*s));
 
-	if (!s) {
-		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+	if (!s)
 		return -1;
-	}
 	*state = s;
 	s->reason = ctx->reason;
 	if ((s->id = semget(IPC_PRIVATE, 2, IPC_CREAT | IPC_EXCL | 0600)) < 0) {

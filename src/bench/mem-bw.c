@@ -68,17 +68,15 @@ static int fill(void *p, int c, size_t bytes)
 
 static int bw_setup(struct bench_ctx *ctx, void **state, int two)
 {
-	struct bw_state *s = calloc(1, sizeof(*s));
+	struct bw_state *s = harness_state(ctx, sizeof(*s));
 	/* Whole 512-byte chunks, so lmbench's loops need no tail. */
 	size_t bytes = ctx->opt->mem_size & ~(size_t)511;
 	size_t nbuf = two ? 2 : 1;
 	struct sysinfo tmp;
 	const struct sysinfo *si = harness_host(ctx, &tmp);
 
-	if (!s) {
-		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+	if (!s)
 		return -1;
-	}
 	if (bytes < 512) {
 		snprintf(ctx->reason, sizeof(ctx->reason), "--mem-size is below 512 bytes");
 		goto fail;

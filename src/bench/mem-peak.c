@@ -75,12 +75,10 @@ static int pk_setup(struct bench_ctx *ctx, void **state, int narr)
 	const struct sysinfo *si = harness_host(ctx, &tmp);
 	int copies = ctx->opt->parallel > 0 ? ctx->opt->parallel : 1;
 	size_t bytes = pk_array_bytes(ctx->opt, si, narr, copies);
-	struct pk *s = calloc(1, sizeof(*s));
+	struct pk *s = harness_state(ctx, sizeof(*s));
 
-	if (!s) {
-		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+	if (!s)
 		return -1;
-	}
 	s->words = bytes / 8;
 	for (int i = 0; i < narr; i++)
 		if (!(s->a[i] = memlat_alloc(bytes))) {

@@ -74,7 +74,7 @@ static void fork_teardown(void *state)
 static int fork_setup_common(struct bench_ctx *ctx, void **state, const char *prog,
 			     char *const *argv)
 {
-	struct fork_state *s = calloc(1, sizeof(*s));
+	struct fork_state *s = harness_state(ctx, sizeof(*s));
 
 	if (!s)
 		return -1;

@@ -24,6 +24,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "bench.h"
+#include "harness.h"
 #include "result.h"
 #include "scratch.h"
 
@@ -80,12 +81,10 @@ static int fill_set(struct bench_ctx *ctx, struct sel *s, int fd)
 
 static struct sel *sel_new(struct bench_ctx *ctx, void **state)
 {
-	struct sel *s = calloc(1, sizeof(*s));
+	struct sel *s = harness_state(ctx, sizeof(*s));
 
-	if (!s) {
-		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+	if (!s)
 		return NULL;
-	}
 	s->peer = -1;
 	*state = s;
 	return s;

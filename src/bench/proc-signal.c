@@ -40,7 +40,7 @@ struct install_state {
 
 static int install_setup(struct bench_ctx *ctx, void **state)
 {
-	struct install_state *s = calloc(1, sizeof(*s));
+	struct install_state *s = harness_state(ctx, sizeof(*s));
 
 	if (!s)
 		return -1;
@@ -237,7 +237,7 @@ static void prot_teardown(void *state)
 
 static int prot_setup(struct bench_ctx *ctx, void **state)
 {
-	struct prot_state *s = calloc(1, sizeof(*s));
+	struct prot_state *s = harness_state(ctx, sizeof(*s));
 	struct sigaction sa;
 	char name[64];
 	long pg = sysconf(_SC_PAGESIZE);

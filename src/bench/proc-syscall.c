@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "bench.h"
+#include "harness.h"
 #include "scratch.h"
 
 static int null_op(void *state, uint64_t n)
@@ -46,7 +47,7 @@ struct fd_state {
 
 static int dev_setup(struct bench_ctx *ctx, void **state, const char *dev, int flags)
 {
-	struct fd_state *s = calloc(1, sizeof(*s));
+	struct fd_state *s = harness_state(ctx, sizeof(*s));
 
 	if (!s)
 		return -1;
@@ -74,7 +75,7 @@ static int write_setup(struct bench_ctx *ctx, void **state)
  * --parallel copies do not share it; fd stays open (fstat uses it). */
 static int file_setup(struct bench_ctx *ctx, void **state)
 {
-	struct fd_state *s = calloc(1, sizeof(*s));
+	struct fd_state *s = harness_state(ctx, sizeof(*s));
 	char name[64];
 
 	if (!s)

@@ -308,12 +308,10 @@ static void rd_teardown(void *state)
 
 static int rd_setup(struct bench_ctx *ctx, void **state)
 {
-	struct rd_state *s = calloc(1, sizeof(*s));
+	struct rd_state *s = harness_state(ctx, sizeof(*s));
 
-	if (!s) {
-		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+	if (!s)
 		return -1;
-	}
 	*state = s;
 	s->fd = -1;
 	if (posix_memalign((void **)&s->buf, 4096, VM_BLOCK)) {

@@ -69,12 +69,10 @@ static void map_teardown(void *state)
 
 static struct map_state *map_state_new(struct bench_ctx *ctx, const char *tag)
 {
-	struct map_state *s = calloc(1, sizeof(*s));
+	struct map_state *s = harness_state(ctx, sizeof(*s));
 
-	if (!s) {
-		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+	if (!s)
 		return NULL;
-	}
 	s->fd = vm_file_create(ctx, tag, s->path, sizeof(s->path), &s->size);
 	if (s->fd < 0) {
 		map_teardown(s);

@@ -574,6 +574,15 @@ const struct sysinfo *harness_host(struct bench_ctx *ctx, struct sysinfo *tmp)
 	return tmp;
 }
 
+void *harness_state(struct bench_ctx *ctx, size_t size)
+{
+	void *s = calloc(1, size);
+
+	if (!s)
+		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+	return s;
+}
+
 int harness_pin(struct bench_ctx *ctx, struct affinity *save)
 {
 	int cpu = -1, rc;

@@ -202,6 +202,10 @@ int harness_pin(struct bench_ctx *ctx, struct affinity *save);
  * ctx->opt->host, or, when the caller gave none, read into *tmp. */
 const struct sysinfo *harness_host(struct bench_ctx *ctx, struct sysinfo *tmp);
 
+/* A benchmark's state: size zeroed bytes, or NULL with "out of memory" as
+ * ctx's reason. */
+void *harness_state(struct bench_ctx *ctx, size_t size);
+
 /* Run the benchmark in a child process (its own process group), so that a
  * crash (SIGSEGV, abort, OOM kill) fails only that benchmark: the child sends
  * its result back over a pipe. On SIGINT/SIGTERM the child is told to stop
