@@ -512,7 +512,6 @@ static int next_in_list(struct parser *p, char close)
 static int skip_numbers(struct parser *p)
 {
 	size_t start = p->pos;
-
 	int more;
 
 	if (open_list(p, ']'))
@@ -621,7 +620,7 @@ static int parse_object(struct parser *p, struct json *obj, int depth)
 next:
 		if ((ret = next_in_list(p, '}')) <= 0)
 			break;
-		ret = -1;
+		ret = -1;	/* until the object closes */
 	}
 out:
 	free(ks.slot);
