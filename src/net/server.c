@@ -456,14 +456,6 @@ static uint64_t accept_close(struct test *t)
 	return n;
 }
 
-/* A request's echo: 0, or -1 (errno). */
-static int echo_back(const struct test *t, int tcp, int fd, const unsigned char *buf, size_t n)
-{
-	if (tcp)
-		return net_write_all(fd, buf, n, PROTO_STALL_MS);
-	return send(t->lfd, buf, n, 0) < 0 && errno != ECONNREFUSED ? -1 : 0;
-}
-
 /* Echo (tcp_lat, udp_lat), answer (rpc_*) or accept and close
  * (tcp_connect) until STOP. */
 static int test_echo(struct test *t)
@@ -504,7 +496,8 @@ static int test_echo(struct test *t)
 		if (echo && !closed && !terminated()) {
 			n = recv(dfd, buf, tcp ? len : sizeof(buf), 0);
 			if (n > 0) {
-				if (echo_back(t, tcp, fd, buf, (size_t)n) < 0)
+				if (tcp ? net_write_all(fd, buf, (size_t)n, PROTO_STALL_MS) < 0 :
+				    send(dfd, buf, (size_t)n, 0) < 0 && errno != ECONNREFUSED)
 					goto gone;
 				served++;
 				idle = net_now_ns();
@@ -560,23 +553,18 @@ static int test_echo(struct test *t)
 			served++;
 			continue;
 		}
-		n = recv(tcp ? fd : t->lfd, buf, tcp ? len : sizeof(buf), 0);
+		if (echo)
+			continue;	/* its recv at the top of the loop */
+		/* K_RPC_UDP */
+		n = recv(t->lfd, buf, sizeof(buf), 0);
 		if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == ECONNREFUSED))
 			continue;
-		if (n <= 0 && tcp) {
-			closed = 1;
-			continue;
-		}
 		if (n < 0)
 			goto gone;
-		if (t->kind == K_RPC_UDP) {
-			if (n != RPC_REQ || rpc_reply(buf, rep) < 0)
-				continue;	/* a datagram that is not a request */
-			if (send(t->lfd, rep, RPC_REP, 0) < 0 && errno != ECONNREFUSED)
-				goto gone;
-		} else if (echo_back(t, tcp, fd, buf, (size_t)n) < 0) {
+		if (n != RPC_REQ || rpc_reply(buf, rep) < 0)
+			continue;	/* a datagram that is not a request */
+		if (send(t->lfd, rep, RPC_REP, 0) < 0 && errno != ECONNREFUSED)
 			goto gone;
-		}
 		served++;
 	}
 	stop_clock(t);
