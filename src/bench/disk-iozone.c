@@ -20,6 +20,11 @@
  *                   file "r+", so its fwrite allocates nothing)
  *   frewrite        the same again
  *   fread, freread  fread() records, twice
+ * Each --reps round runs the cell's 13 tests once in that order
+ * (harness_long_seq), so each pass follows the test before it, as iozone's
+ * one pass does: a read repeated in a row would find the file in the CPU's
+ * cache. Before its clock, every test but the random ones fsyncs the file
+ * untimed, as iozone does.
  * Every test but fread and freread ends with fsync inside its timing, reads
  * too, as iozone -e does (iozone's header says "write timing", but its read,
  * reread, random, backward and stride tests call fsync before they stop the
@@ -80,6 +85,20 @@ struct ioz {
 	int test;
 };
 
+/* One test of a cell, the state of its long op. */
+struct ioz_test {
+	struct ioz *z;
+	int test;
+};
+
+static struct ioz *use(void *st)
+{
+	struct ioz_test *t = st;
+
+	t->z->test = t->test;
+	return t->z;
+}
+
 static uint64_t rnd(uint64_t *x)
 {
 	*x ^= *x << 13;
@@ -103,16 +122,19 @@ static uint64_t first_rec(uint64_t fsize)
 
 static int prepare(void *st, struct long_run *lr)
 {
-	struct ioz *z = st;
+	struct ioz *z = use(st);
 	uint64_t i, j, t;
 	const char *mode = NULL;
 
 	(void)lr;
+	if (z->test == T_WRITE && ftruncate(z->f.fd, 0) < 0)
+		return io_fail(z, "truncate", -1, errno);
+	/* iozone fsyncs the file just before it starts the clock, in every
+	 * test but the random ones: the timed fsync then finds the device's
+	 * cache already flushed of what the test before left. */
+	if (z->test != T_RREAD && z->test != T_RWRITE && fsync(z->f.fd) < 0)
+		return io_fail(z, "fsync", -1, errno);
 	switch (z->test) {
-	case T_WRITE:
-		if (ftruncate(z->f.fd, 0) < 0)
-			return io_fail(z, "truncate", -1, errno);
-		break;
 	case T_RREAD:
 	case T_RWRITE:
 		for (i = 0; i < z->nrec; i++)
@@ -162,7 +184,7 @@ static uint64_t record_at(const struct ioz *z, uint64_t k)
 
 static int op(void *st, struct long_run *lr)
 {
-	struct ioz *z = st;
+	struct ioz *z = use(st);
 	int writing = z->test == T_WRITE || z->test == T_REWRITE || z->test == T_RWRITE ||
 		      z->test == T_RECREWRITE || z->test == T_FWRITE || z->test == T_FREWRITE;
 	int stdio = z->test >= T_FWRITE;
@@ -298,8 +320,10 @@ static int iozone_run(struct bench_ctx *ctx)
 	double mem = disk_mem_ceiling();
 	uint64_t maxf = dk->max_size, maxbuf, fsize;
 	struct ioz z;
-	int rc = -1, cells = 0;
-	char name[96];
+	int rc = -1, cells = 0, t;
+	char name[T_N][96];
+	struct ioz_test tests[T_N];
+	struct long_op lo[T_N];
 
 	memset(&z, 0, sizeof(z));
 	z.ctx = ctx;
@@ -336,19 +360,24 @@ static int iozone_run(struct bench_ctx *ctx)
 		for (z.rec = first_rec(fsize); z.rec <= MAX_REC && z.rec <= fsize; z.rec *= 2) {
 			z.fsize = fsize;
 			z.nrec = fsize / z.rec;
-			for (z.test = 0; z.test < T_N; z.test++) {
-				struct long_op lo = {
-					.name = name, .unit = "MB/s", .kind = KIND_BANDWIDTH,
-					.better = BETTER_HIGHER, .detail = 1, .state = &z,
+			for (t = 0; t < T_N; t++) {
+				snprintf(name[t], sizeof(name[t]), "%s, %llu kB, reclen %llu kB", names[t],
+					 (unsigned long long)(fsize / KB), (unsigned long long)(z.rec / KB));
+				tests[t] = (struct ioz_test){ &z, t };
+				lo[t] = (struct long_op){
+					.name = name[t], .unit = "MB/s", .kind = KIND_BANDWIDTH,
+					.better = BETTER_HIGHER, .detail = 1, .state = &tests[t],
 					.prepare = prepare, .op = op, .total = (double)fsize,
 				};
-
-				snprintf(name, sizeof(name), "%s, %llu kB, reclen %llu kB", names[z.test],
-					 (unsigned long long)(fsize / KB), (unsigned long long)(z.rec / KB));
-				if (harness_long(ctx, &lo, NULL) < 0)
-					goto out;
-				disk_cache_check(ctx, name, !z.f.direct || z.test >= T_FWRITE, fsize, mem);
 			}
+			/* each repetition runs the cell's tests in iozone's order, so
+			 * every pass starts where iozone's one pass starts: right
+			 * after the test before it (a second read in a row would
+			 * find the file in the CPU's cache, a reread) */
+			if (harness_long_seq(ctx, lo, T_N, NULL) < 0)
+				goto out;
+			for (t = 0; t < T_N; t++)
+				disk_cache_check(ctx, name[t], !z.f.direct || t >= T_FWRITE, fsize, mem);
 			cells++;
 		}
 	}

@@ -532,124 +532,195 @@ static uint64_t ramp_of(const struct harness_cfg *cfg, const struct long_op *lo)
 	return cfg->ramp_ns ? cfg->ramp_ns : !cfg->warmup_given && lo->time_based ? lo->ramp_ns : 0;
 }
 
-int harness_long(struct bench_ctx *ctx, const struct long_op *lo, double *median)
+/* One long operation's repetitions, kept until its metric is recorded. */
+struct long_acc {
+	struct long_run lr;
+	struct harness_cpu cpu;
+	double *val, *per, *amt, *camt[2], *cval[2];
+	double ss_after[SS_MAX];
+	int k;	/* timed repetitions done */
+};
+
+static int acc_open(struct long_acc *a, struct bench_ctx *ctx, const struct long_op *lo, int cap)
 {
 	const struct harness_cfg *cfg = &ctx->h->cfg;
-	struct long_run lr = { .ctx = ctx, .lo = lo, .cfg = cfg, .ramp_ns = ramp_of(cfg, lo) };
-	struct harness_cpu cpu = { 0, 0, 0 }, zero = { 0, 0, 0 };
-	int reps = cfg->reps > 0 ? cfg->reps : 1, cap, k = 0, w, c, i, rc = -1;
-	double *val, *per, *amt, med_per, *camt[2] = { NULL, NULL }, *cval[2] = { NULL, NULL };
+	int c;
+
+	a->lr = (struct long_run){ .ctx = ctx, .lo = lo, .cfg = cfg, .ramp_ns = ramp_of(cfg, lo) };
+	a->val = calloc((size_t)cap, sizeof(double));
+	a->per = calloc((size_t)cap, sizeof(double));
+	a->amt = calloc((size_t)cap, sizeof(double));
+	a->lr.hist = hist_new();
+	a->lr.ivh = stream_on() ? hist_new() : NULL;
+	for (c = 0; c < 2; c++)
+		if (lo->classes[c] && (!(a->lr.ch[c] = hist_new()) ||
+				       !(a->camt[c] = calloc((size_t)cap, sizeof(double))) ||
+				       !(a->cval[c] = calloc((size_t)cap, sizeof(double)))))
+			a->lr.oom = 1;
+	if (!a->val || !a->per || !a->amt || !a->lr.hist || (stream_on() && !a->lr.ivh) || a->lr.oom) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* Warm-up repetition w of nreps, or (timed) the next timed one. */
+static int acc_rep(struct long_acc *a, int timed, int w, int nreps)
+{
+	struct long_run *lr = &a->lr;
+	int k = a->k, c;
+
+	lr->timed = timed;
+	lr->nreps = nreps;
+	lr->rep = timed ? k : w;
+	if (!timed)
+		return one_rep(lr, &a->cpu, &a->val[0], &a->per[0], &a->amt[0]);
+	if (one_rep(lr, &a->cpu, &a->val[k], &a->per[k], &a->amt[k]) < 0)
+		return -1;
+	if (k < SS_MAX)
+		a->ss_after[k] = lr->t_ramp ? (double)(lr->t_ramp - lr->t0) / 1e9 : -1;
+	for (c = 0; c < 2; c++)
+		if (a->camt[c])
+			a->camt[c][k] = lr->camount[c];
+	a->k++;
+	return 0;
+}
+
+/* The repetitions done as the op's metric (and a mixed workload's class
+ * metrics) in ctx->res. */
+static int acc_close(struct long_acc *a, double *median)
+{
+	struct long_run *lr = &a->lr;
+	const struct long_op *lo = lr->lo;
+	struct bench_ctx *ctx = lr->ctx;
+	struct harness_cpu zero = { 0, 0, 0 };
 	const double *ramt;
-	double ss_after[SS_MAX];
 	struct metric *m;
 	struct stats st;
-	uint64_t start = cfg->now();
+	int k = a->k, c, i;
 
-	/* An amount-based op with --duration repeats until the time is used. */
-	cap = !lo->time_based && cfg->duration_ns ? 100000 : reps;
-	val = calloc((size_t)cap, sizeof(double));
-	per = calloc((size_t)cap, sizeof(double));
-	amt = calloc((size_t)cap, sizeof(double));
-	lr.hist = hist_new();
-	lr.ivh = stream_on() ? hist_new() : NULL;
-	for (c = 0; c < 2; c++)
-		if (lo->classes[c] && (!(lr.ch[c] = hist_new()) || !(camt[c] = calloc((size_t)cap, sizeof(double))) ||
-				       !(cval[c] = calloc((size_t)cap, sizeof(double)))))
-			lr.oom = 1;
-	if (!val || !per || !amt || !lr.hist || (stream_on() && !lr.ivh) || lr.oom) {
+	if (lr->oom) {
 		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
-		goto out;
+		return -1;
 	}
-	lr.nreps = cfg->warmup_reps;
-	for (w = 0; w < cfg->warmup_reps; w++) {
-		lr.rep = w;
-		if (one_rep(&lr, &cpu, &val[0], &per[0], &amt[0]) < 0)
-			goto out;
-		if (cfg->long_budget_ns && cfg->now() - start >= cfg->long_budget_ns)
-			break;
-	}
-	lr.timed = 1;
-	lr.nreps = cap == reps ? reps : 0;
-	for (k = 0; k < cap; k++) {
-		uint64_t now = cfg->now();
-
-		/* No repetition starts past the budget or the duration (one always runs). */
-		if (k > 0 && cfg->long_budget_ns && now - start >= cfg->long_budget_ns)
-			break;
-		if (k > 0 && cap != reps && now - lr.measure_t0 >= cfg->duration_ns)
-			break;
-		lr.rep = k;
-		if (one_rep(&lr, &cpu, &val[k], &per[k], &amt[k]) < 0)
-			goto out;
-		if (k < SS_MAX)
-			ss_after[k] = lr.t_ramp ? (double)(lr.t_ramp - lr.t0) / 1e9 : -1;
-		for (c = 0; c < 2; c++)
-			if (camt[c])
-				camt[c][k] = lr.camount[c];
-	}
-	if (lr.oom) {
-		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
-		goto out;
-	}
-	stats_compute(per, (size_t)k, &st);
-	med_per = st.median;
-	m = result_add_metric(ctx->res, lo->name, lo->unit, lo->better, val, (size_t)k);
+	stats_compute(a->per, (size_t)k, &st);
+	m = result_add_metric(ctx->res, lo->name, lo->unit, lo->better, a->val, (size_t)k);
 	if (!m) {
 		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
-		goto out;
+		return -1;
 	}
 	m->iterations = (uint64_t)k;
 	m->detail = lo->detail;
 	if (lo->kind != KIND_BANDWIDTH)
-		m->raw_ns = m->op_ns = med_per;	/* ns per operation; nothing subtracted */
-	harness_cpu_record(m, &zero, &cpu);
-	m->rep_amount = amt;
-	amt = NULL;
-	m->iv_t = lr.iv_t;
-	m->iv_value = lr.iv_value;
-	m->iv_amount = lr.iv_amount;
-	m->niv = lr.niv;
-	lr.iv_t = lr.iv_value = lr.iv_amount = NULL;
-	put_hist(m, lr.hist);
+		m->raw_ns = m->op_ns = st.median;	/* ns per operation; nothing subtracted */
+	harness_cpu_record(m, &zero, &a->cpu);
+	m->rep_amount = a->amt;
+	a->amt = NULL;
+	m->iv_t = lr->iv_t;
+	m->iv_value = lr->iv_value;
+	m->iv_amount = lr->iv_amount;
+	m->niv = lr->niv;
+	lr->iv_t = lr->iv_value = lr->iv_amount = NULL;
+	put_hist(m, lr->hist);
 	if (median)
 		*median = m->st.median;
-	if (steady(&lr))
-		steady_note(ctx, m, &lr, ss_after, k);
+	if (steady(lr))
+		steady_note(ctx, m, lr, a->ss_after, k);
 	ramt = m->rep_amount;	/* m moves as metrics are added */
 	for (c = 0; c < 2; c++) {	/* a mixed workload: each class's figure */
 		char name[160];
 		struct metric *cm;
 
-		if (!lr.ch[c] || !hist_count(lr.ch[c]))
+		if (!lr->ch[c] || !hist_count(lr->ch[c]))
 			continue;
 		snprintf(name, sizeof(name), "%s%s%s", lo->name, lo->name[0] ? " " : "", lo->classes[c]);
 		for (i = 0; i < k; i++)	/* the class's share of each repetition's amount */
-			cval[c][i] = ramt[i] > 0 ? val[i] * camt[c][i] / ramt[i] : 0;
-		cm = result_add_metric(ctx->res, name, lo->unit, lo->better, cval[c], (size_t)k);
+			a->cval[c][i] = ramt[i] > 0 ? a->val[i] * a->camt[c][i] / ramt[i] : 0;
+		cm = result_add_metric(ctx->res, name, lo->unit, lo->better, a->cval[c], (size_t)k);
 		if (!cm) {
 			snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
-			goto out;
+			return -1;
 		}
 		cm->iterations = (uint64_t)k;
 		cm->detail = lo->detail;
-		put_hist(cm, lr.ch[c]);
+		put_hist(cm, lr->ch[c]);
 	}
+	return 0;
+}
+
+static void acc_free(struct long_acc *a)
+{
+	int c;
+
+	free(a->val);
+	free(a->per);
+	free(a->amt);
+	free(a->lr.iv_t);
+	free(a->lr.iv_value);
+	free(a->lr.iv_amount);
+	hist_free(a->lr.hist);
+	hist_free(a->lr.ivh);
+	for (c = 0; c < 2; c++) {
+		hist_free(a->lr.ch[c]);
+		free(a->camt[c]);
+		free(a->cval[c]);
+	}
+}
+
+int harness_long(struct bench_ctx *ctx, const struct long_op *lo, double *median)
+{
+	return harness_long_seq(ctx, lo, 1, median);
+}
+
+int harness_long_seq(struct bench_ctx *ctx, const struct long_op *ops, int n, double *medians)
+{
+	const struct harness_cfg *cfg = &ctx->h->cfg;
+	int reps = cfg->reps > 0 ? cfg->reps : 1, cap = reps, k, w, i, rc = -1;
+	struct long_acc *a = calloc((size_t)n, sizeof(*a));
+	uint64_t start = cfg->now();
+
+	/* Amount-based ops with --duration repeat until the time is used. */
+	if (cfg->duration_ns) {
+		cap = 100000;
+		for (i = 0; i < n; i++)
+			if (ops[i].time_based)
+				cap = reps;
+	}
+	if (!a) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (acc_open(&a[i], ctx, &ops[i], cap) < 0)
+			goto out;
+	for (w = 0; w < cfg->warmup_reps; w++) {
+		for (i = 0; i < n; i++)
+			if (acc_rep(&a[i], 0, w, cfg->warmup_reps) < 0)
+				goto out;
+		if (cfg->long_budget_ns && cfg->now() - start >= cfg->long_budget_ns)
+			break;
+	}
+	for (k = 0; k < cap; k++) {
+		uint64_t now = cfg->now();
+
+		/* No round starts past the budget or the duration (one always runs). */
+		if (k > 0 && cfg->long_budget_ns && now - start >= cfg->long_budget_ns)
+			break;
+		if (k > 0 && cap != reps && now - a[0].lr.measure_t0 >= cfg->duration_ns)
+			break;
+		for (i = 0; i < n; i++)
+			if (acc_rep(&a[i], 1, 0, cap == reps ? reps : 0) < 0)
+				goto out;
+	}
+	for (i = 0; i < n; i++)
+		if (acc_close(&a[i], medians ? &medians[i] : NULL) < 0)
+			goto out;
 	rc = 0;
 out:
 	if (cfg->progress)
 		fputs("\r\033[K", stderr);
-	free(val);
-	free(per);
-	free(amt);
-	free(lr.iv_t);
-	free(lr.iv_value);
-	free(lr.iv_amount);
-	hist_free(lr.hist);
-	hist_free(lr.ivh);
-	for (c = 0; c < 2; c++) {
-		hist_free(lr.ch[c]);
-		free(camt[c]);
-		free(cval[c]);
-	}
+	for (i = 0; i < n; i++)
+		acc_free(&a[i]);
+	free(a);
 	return rc;
 }

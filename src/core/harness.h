@@ -130,6 +130,13 @@ struct long_op {
 /* Measure lo and record it as a metric of ctx->res. Returns 0, or -1 with
  * ctx->reason set. */
 int harness_long(struct bench_ctx *ctx, const struct long_op *lo, double *median);
+/* The n ops of a sequence measured as harness_long each, in rounds: each
+ * round runs one repetition of every op in order, so each repetition of an
+ * op follows the op before it, as a tool that runs its tests once each in
+ * that order measures them (iozone's matrix). --warmup N runs N untimed
+ * rounds; the budget and --duration end a round, never split one. One
+ * metric per op, in order; medians (or NULL) gets each op's median. */
+int harness_long_seq(struct bench_ctx *ctx, const struct long_op *ops, int n, double *medians);
 /* Report `amount` more done (bytes or operations). Returns 0 to go on, 1
  * when a time-based repetition has run its time (finish normally), -1 when
  * the op must stop at once (interrupted, timed out). */

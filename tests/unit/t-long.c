@@ -3,7 +3,8 @@
  * four operations (and four untimed prepares); the budget is never exceeded
  * by more than one operation; the interval series sums to the total; a
  * time-based operation stops at its duration; a ramp (--warmup DUR) is left
- * out of the figure; latency percentiles and CPU are kept. */
+ * out of the figure; latency percentiles and CPU are kept; a sequence of
+ * ops runs in rounds, each op its own metric. */
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
@@ -122,6 +123,20 @@ static int tail_op(void *state, struct long_run *lr)
 	}
 	fake_t += 1000000ull;
 	return long_progress(lr, 121) < 0 ? -1 : 0;
+}
+
+/* A sequence's ops: each appends its letter to the trace and does
+ * 10 MB (A) or 20 MB (B) in 1 s. */
+static char trace[64];
+static int seq_op(void *state, struct long_run *lr)
+{
+	const char *c = state;
+	size_t n = strlen(trace);
+
+	if (n + 1 < sizeof(trace))
+		trace[n] = *c;
+	fake_t += 1000000000ull;
+	return long_progress(lr, *c == 'A' ? 10e6 : 20e6) < 0 ? -1 : 0;
 }
 
 /* 2 s of work timed by the op itself (long_start .. long_end), then 3 s
@@ -325,6 +340,44 @@ int main(void)
 	ok(harness_long(&ctx, &lo, &med) == 0, "an op that times itself measured");
 	is_num((double)(self_t1 - self_t0), 2e9, 0, "its own time: 2 s, from long_start to long_end");
 	is_num(med, 10, 1e-12, "the figure is the same 2 s (20 MB / 2 s), the 3 s teardown left out");
+
+	/* 8. A sequence (iozone's cell): rounds of one repetition of each op
+	 * in order, a warm-up round first; each op its own metric, in order.
+	 * A budget ends a round, never splits one. */
+	{
+		struct long_op seq[2] = {
+			{ .name = "seq A", .unit = "MB/s", .kind = KIND_BANDWIDTH,
+			  .better = BETTER_HIGHER, .state = "A", .op = seq_op },
+			{ .name = "seq B", .unit = "MB/s", .kind = KIND_BANDWIDTH,
+			  .better = BETTER_HIGHER, .state = "B", .op = seq_op },
+		};
+		double meds[2] = { 0, 0 };
+		const struct metric *ma, *mb;
+
+		fake_harness(&h);
+		h.cfg.reps = 3;
+		h.cfg.warmup_reps = 1;
+		memset(trace, 0, sizeof(trace));
+		ctx.reason[0] = 0;
+		ok(harness_long_seq(&ctx, seq, 2, meds) == 0, "a sequence of two ops measured (%s)",
+		   ctx.reason);
+		is_str(trace, "ABABABAB", "in rounds: A then B, a warm-up round and three timed");
+		ma = result_metric(br, "seq A");
+		mb = result_metric(br, "seq B");
+		ok(ma && mb && ma < mb, "one metric per op, in the sequence's order");
+		ok(ma && ma->nsamples == 3 && mb && mb->nsamples == 3, "three samples each");
+		ok(meds[0] == 10 && meds[1] == 20, "each op's own figure: %g and %g MB/s", meds[0],
+		   meds[1]);
+		fake_harness(&h);
+		h.cfg.reps = 10;
+		h.cfg.long_budget_ns = 3000000000ull;
+		memset(trace, 0, sizeof(trace));
+		ctx.reason[0] = 0;
+		seq[0].name = "seq A2";
+		seq[1].name = "seq B2";
+		ok(harness_long_seq(&ctx, seq, 2, NULL) == 0, "a budgeted sequence measured");
+		is_str(trace, "ABAB", "the 3 s budget: a round of 2 s, then one more whole round");
+	}
 
 	result_free(&r);
 	return done_testing();
