@@ -24,7 +24,10 @@
  * (harness_long_seq), so each pass follows the test before it, as iozone's
  * one pass does: a read repeated in a row would find the file in the CPU's
  * cache. Before its clock, every test but the random ones fsyncs the file
- * untimed, as iozone does.
+ * untimed, as iozone does. The random, backward, record rewrite and stride
+ * tests lseek() before each record's read() or write(), as iozone's; the
+ * sequential ones pread()/pwrite() the next record (one call, as iozone's
+ * read()/write()).
  * Every test but fread and freread ends with fsync inside its timing, reads
  * too, as iozone -e does (iozone's header says "write timing", but its read,
  * reread, random, backward and stride tests call fsync before they stop the
@@ -188,6 +191,10 @@ static int op(void *st, struct long_run *lr)
 	int writing = z->test == T_WRITE || z->test == T_REWRITE || z->test == T_RWRITE ||
 		      z->test == T_RECREWRITE || z->test == T_FWRITE || z->test == T_FREWRITE;
 	int stdio = z->test >= T_FWRITE;
+	/* iozone lseek()s before each record of these (two system calls a
+	 * record), and reads or writes the next record of the others */
+	int seek = z->test == T_RREAD || z->test == T_RWRITE || z->test == T_BKWD ||
+		   z->test == T_RECREWRITE || z->test == T_STRIDE;
 	uint64_t k, off = 0;
 	size_t rec = (size_t)z->rec;
 	ssize_t r;
@@ -201,7 +208,10 @@ static int op(void *st, struct long_run *lr)
 				return io_fail(z, writing ? "write" : "read", (int64_t)(k * z->rec),
 					       errno ? errno : writing ? ENOSPC : EIO);
 		} else {
-			r = writing ? pwrite(z->f.fd, z->buf, rec, (off_t)off) :
+			if (seek && lseek(z->f.fd, (off_t)off, SEEK_SET) < 0)
+				return io_fail(z, "seek", (int64_t)off, errno);
+			r = seek ? (writing ? write(z->f.fd, z->buf, rec) : read(z->f.fd, z->buf, rec)) :
+			    writing ? pwrite(z->f.fd, z->buf, rec, (off_t)off) :
 				      pread(z->f.fd, z->buf, rec, (off_t)off);
 			if (r != (ssize_t)rec)
 				return io_fail(z, writing ? "write" : "read", (int64_t)off,

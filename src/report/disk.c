@@ -384,6 +384,7 @@ void report_iozone(const struct result *r, FILE *f)
 	fputs("\tInclude fsync in write timing\n", f);
 	fputs("\t(bakeoff: fsync in every test but fread/freread, as iozone -e;"
 	      " each cell the median of its passes, iozone's one pass)\n", f);
+	fputs("\t(bakeoff: each pass runs the cell's tests in this order, as iozone's)\n", f);
 	if (direct && direct->str && strcmp(direct->str, "yes") == 0)
 		fputs("\tO_DIRECT feature enabled\n", f);
 	fputs("\tAuto Mode\n", f);
