@@ -194,10 +194,10 @@ static int ld_point(struct bench_ctx *ctx, struct ld *l, int d, void *start, con
 }
 
 /* The sweep's figures: bw/<D> and cpu/<D> beside each lat/<D>, and the
- * summary; a note on peak where the loaders ran less than LD_SHARE_LOW of
- * a point's time. */
+ * summary; a note on peak: `shared` (more loaders than CPUs), else where
+ * the loaders ran less than LD_SHARE_LOW of a point's time. */
 static int ld_figures(struct bench_ctx *ctx, const long *delay, int nd, const double *lat, const double *bw,
-		      const double *share, double idle)
+		      const double *share, double idle, const char *shared)
 {
 	char name[32], from[128], note[300];
 	int best = 0, low = -1;
@@ -225,7 +225,9 @@ static int ld_figures(struct bench_ctx *ctx, const long *delay, int nd, const do
 	snprintf(from, sizeof(from), "bw/%ld, the largest of the sweep", delay[best]);
 	if (!result_add_derived(ctx->res, "peak", "MB/s", BETTER_HIGHER, bw[best], from))
 		return -1;
-	if (low >= 0 && share[low] < LD_SHARE_LOW) {
+	if (shared)
+		result_note(ctx->res, "peak", shared);
+	else if (low >= 0 && share[low] < LD_SHARE_LOW) {
 		snprintf(note, sizeof(note), "the loaders ran only %.0f%% of lat/%ld's time (the host, its "
 			 "other guests or another process had their CPUs): the sweep's bandwidths are what "
 			 "they got, not what the memory gives", 100 * share[low], delay[low]);
@@ -269,7 +271,7 @@ static int loaded_run(struct bench_ctx *ctx)
 	struct affinity save = { 0 };
 	double lat[BENCH_MAX_LIST], bw[BENCH_MAX_LIST], share[BENCH_MAX_LIST], idle, idle_bw, idle_share;
 	size_t each;
-	char *buf = NULL, name[32];
+	char *buf = NULL, name[32], shared[160];
 	void *start;
 
 	l.nld = o->ncopies ? (int)o->copies[0] : n - 1;
@@ -307,7 +309,10 @@ static int loaded_run(struct bench_ctx *ctx)
 		if (ld_point(ctx, &l, (int)delay[i], start, name, &lat[i], &bw[i], &share[i]) < 0)
 			goto out;
 	}
-	if (ld_figures(ctx, delay, nd, lat, bw, share, idle) < 0) {
+	if (l.nld > n - 1)
+		snprintf(shared, sizeof(shared), "%d loaders on %d other CPU%s: loaders share CPUs, "
+			 "so their bandwidth is not the machine's", l.nld, n - 1, n - 1 == 1 ? "" : "s");
+	if (ld_figures(ctx, delay, nd, lat, bw, share, idle, l.nld > n - 1 ? shared : NULL) < 0) {
 		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
 		goto out;
 	}
@@ -315,13 +320,6 @@ static int loaded_run(struct bench_ctx *ctx)
 	result_param_num(ctx->res, "chaser_cpu", cpu[0]);
 	result_param_num(ctx->res, "chain_bytes", (double)chain);
 	result_param_num(ctx->res, "loader_buffer_bytes", (double)each);
-	if (l.nld > n - 1) {
-		char note[160];
-
-		snprintf(note, sizeof(note), "%d loaders on %d other CPU%s: loaders share CPUs, "
-			 "so their bandwidth is not the machine's", l.nld, n - 1, n - 1 == 1 ? "" : "s");
-		result_note(ctx->res, "peak", note);
-	}
 	rc = 0;
 out:
 	ld_stop(&l);
