@@ -311,9 +311,14 @@ int disk_fail(struct bench_ctx *ctx, const char *dir_label, const char *what, co
 
 void *disk_buf(size_t n)
 {
+	return disk_buf_pages(n, n >= 64 * 1024);
+}
+
+void *disk_buf_pages(size_t n, int huge)
+{
 	void *p = NULL;
 	uint64_t x = 0x9e3779b97f4a7c15ull, *w;
-	size_t i, align = n >= 64 * 1024 ? 2 * MIB : 4096, size = n ? n : 1;
+	size_t i, align = huge ? 2 * MIB : 4096, size = n ? n : 1;
 
 	/* From 64 KiB up: 2 MiB-aligned, whole 2 MiB pages, hinted huge; a
 	 * direct 1 MiB call then reaches the device as one request. In

@@ -91,8 +91,11 @@ void disk_close(struct disk_file *f);	/* close and unlink */
 int disk_fail(struct bench_ctx *ctx, const char *dir_label, const char *what, const char *file,
 	      int64_t off, int err);
 /* A buffer of n bytes aligned for O_DIRECT, filled with incompressible
- * bytes (never all zero: a file system could store zeros as holes). */
+ * bytes (never all zero: a file system could store zeros as holes); from
+ * 64 KiB up on 2 MiB pages (hinted huge), below on 4 KiB pages.
+ * disk_buf_pages chooses: huge or 4 KiB pages whatever the size. */
 void *disk_buf(size_t n);
+void *disk_buf_pages(size_t n, int huge);
 /* Write f's first `size` bytes in 1 MiB blocks and fsync (untimed set-up
  * for reads): 0 or -1 with ctx->reason. */
 int disk_fill(struct bench_ctx *ctx, struct disk_file *f, uint64_t size);
