@@ -788,6 +788,22 @@ double disk_pass_estimate(const struct bench_opts *opt)
 	return pass < rt ? pass : rt;
 }
 
+/* --engine's values, in the order of ENG_* (disk-engine.c runs them). */
+static const char *const engine_names[] = { "auto", "psync", "aio", "io_uring" };
+
+int disk_engine_parse(const char *s)
+{
+	for (int k = 0; k < (int)(sizeof(engine_names) / sizeof(engine_names[0])); k++)
+		if (strcmp(s, engine_names[k]) == 0)
+			return k;
+	return -1;
+}
+
+const char *disk_engine_name(int kind)
+{
+	return kind >= 0 && kind <= ENG_URING ? engine_names[kind] : "?";
+}
+
 /* The disk group's contract: its options (struct disk_opts);
  * --file-min at most --file-max (disk_check); a scratch directory under
  * each --dir entry, room checked (disk_prepare); a directory on tmpfs is a

@@ -30,21 +30,6 @@
 #define HAVE_AIO 1
 #endif
 
-static const char *const engine_names[] = { "auto", "psync", "aio", "io_uring" };
-
-int disk_engine_parse(const char *s)
-{
-	for (int k = 0; k < (int)(sizeof(engine_names) / sizeof(engine_names[0])); k++)
-		if (strcmp(s, engine_names[k]) == 0)
-			return k;
-	return -1;
-}
-
-const char *disk_engine_name(int kind)
-{
-	return kind >= 0 && kind <= ENG_URING ? engine_names[kind] : "?";
-}
-
 #ifdef HAVE_URING
 /* io_uring's kernel interface (linux/io_uring.h, stable since 5.1), spelt
  * out so that the build needs no kernel headers (musl-gcc has none). */

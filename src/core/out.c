@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "out.h"
 
 static int reported;	/* one line per process, however many checks fail */
@@ -18,6 +19,24 @@ size_t out_write(const void *p, size_t n, FILE *f)
 	if (k < n)
 		last_errno = errno;
 	return k;
+}
+
+int out_fd_write(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+
+	while (n) {
+		ssize_t w = write(fd, c, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		c += w;
+		n -= (size_t)w;
+	}
+	return 0;
 }
 
 int out_check(FILE *f, const char *what)

@@ -7,6 +7,8 @@
 
 /* fwrite that remembers why it failed, for out_check's message. */
 size_t out_write(const void *p, size_t n, FILE *f);
+/* write(2) all n bytes of p to fd, again after EINTR: 0, or -1 (errno). */
+int out_fd_write(int fd, const void *p, size_t n);
 /* Flush f and check it for errors: 0, or -1 after one line on stderr
  * ("bakeoff: cannot write WHAT to standard output: No space left on
  * device"; only the first failure of the process is printed). */

@@ -24,142 +24,6 @@
 
 #define MAX_DEPTH 8	/* directories below a history directory */
 
-void history_init(struct history *h, FILE *warn)
-{
-	memset(h, 0, sizeof(*h));
-	h->warn = warn;
-}
-
-void history_file_free(struct hx_file *f)
-{
-	free(f->path);
-	free(f->facts);
-	free(f->host);
-	free(f->start);
-	free(f->kernel);
-	free(f->version);
-	free(f->profile);
-	free(f->labels);
-	free(f->failed);
-	free(f->skip);
-	free(f->figs);
-	memset(f, 0, sizeof(*f));
-}
-
-void history_free(struct history *h)
-{
-	size_t i;
-
-	for (i = 0; i < h->nfiles; i++)
-		history_file_free(&h->files[i]);
-	free(h->files);
-	for (i = 0; i < h->nkeys; i++) {
-		free(h->keys[i].id);
-		free(h->keys[i].metric);
-		free(h->keys[i].unit);
-		free(h->keys[i].settings);
-	}
-	free(h->keys);
-	free(h->slots);
-	free(h->runs);
-	memset(h, 0, sizeof(*h));
-}
-
-static uint64_t fnv(uint64_t x, const char *s)
-{
-	for (; *s; s++)
-		x = (x ^ (unsigned char)*s) * 1099511628211ull;
-	return x ^ 0xff;
-}
-
-static uint64_t key_hash(const char *id, const char *metric, const char *settings)
-{
-	return fnv(fnv(fnv(14695981039346656037ull, id), metric), settings);
-}
-
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	void *np;
-	size_t nc = *cap ? *cap : 16;
-
-	if (need <= *cap)
-		return 0;
-	while (nc < need)
-		nc *= 2;
-	if (!(np = realloc(*p, nc * size)))
-		return -1;
-	*p = np;
-	*cap = nc;
-	return 0;
-}
-
-static int rehash(struct history *h)
-{
-	size_t n = h->nslots ? 2 * h->nslots : 256, i, s;
-	size_t *slots = calloc(n, sizeof(size_t));
-
-	if (!slots)
-		return -1;
-	for (i = 0; i < h->nkeys; i++) {
-		const struct hx_key *k = &h->keys[i];
-
-		for (s = key_hash(k->id, k->metric, k->settings) & (n - 1); slots[s]; s = (s + 1) & (n - 1))
-			;
-		slots[s] = i + 1;
-	}
-	free(h->slots);
-	h->slots = slots;
-	h->nslots = n;
-	return 0;
-}
-
-size_t history_key(struct history *h, const char *id, const char *metric, const char *unit,
-		   const char *settings, int better, int derived, int detail)
-{
-	struct hx_key *k;
-	size_t s;
-
-	if ((h->nkeys + 1) * 2 > h->nslots && rehash(h) < 0)
-		return (size_t)-1;
-	for (s = key_hash(id, metric, settings) & (h->nslots - 1); h->slots[s]; s = (s + 1) & (h->nslots - 1)) {
-		k = &h->keys[h->slots[s] - 1];
-		if (!strcmp(k->id, id) && !strcmp(k->metric, metric) && !strcmp(k->settings, settings))
-			return h->slots[s] - 1;
-	}
-	if (grow((void **)&h->keys, &h->capkeys, h->nkeys + 1, sizeof(*h->keys)) < 0)
-		return (size_t)-1;
-	k = &h->keys[h->nkeys];
-	memset(k, 0, sizeof(*k));
-	k->id = strdup(id);
-	k->metric = strdup(metric);
-	k->unit = strdup(unit ? unit : "");
-	k->settings = strdup(settings);
-	k->better = better;
-	k->derived = derived;
-	k->detail = detail;
-	if (!k->id || !k->metric || !k->unit || !k->settings)
-		return (size_t)-1;
-	h->slots[s] = ++h->nkeys;
-	return h->nkeys - 1;
-}
-
-/* "2026-12-02T13:08:15Z" as seconds since the epoch (days from the civil
- * date, as timegm would, which POSIX lacks): 0, or -1. */
-int history_parse_utc(const char *s, time_t *t)
-{
-	int y, mo, d, hh, mi, ss, n = 0;
-	long long days;
-
-	if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2dZ%n", &y, &mo, &d, &hh, &mi, &ss, &n) != 6 ||
-	    s[n] || mo < 1 || mo > 12 || d < 1 || d > 31 || hh > 23 || mi > 59 || ss > 60)
-		return -1;
-	y -= mo <= 2;
-	days = 365LL * y + y / 4 - y / 100 + y / 400 + (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1 -
-	       719468;
-	*t = (time_t)(days * 86400 + hh * 3600 + mi * 60 + ss);
-	return 0;
-}
-
 /* The machine: what stays when only the software changes (the kernel, the
  * OS, bakeoff's version and the labels are changes along a series). */
 static char *machine_facts(const struct sysinfo *si)
@@ -256,7 +120,7 @@ static int add_figs(struct history *h, struct hx_file *f, const struct result *r
 				continue;
 			k = history_key(h, b->id, m->name, m->unit, settings, m->better, m->derived != NULL,
 					m->detail);
-			if (k == (size_t)-1 || grow((void **)&f->figs, &cap, n + 1, sizeof(*f->figs)) < 0)
+			if (k == (size_t)-1 || history_grow((void **)&f->figs, &cap, n + 1, sizeof(*f->figs)) < 0)
 				return -1;
 			f->figs[n].key = k;
 			f->figs[n].median = m->st.median;
@@ -285,7 +149,7 @@ static int record_of(struct history *h, const struct result *r, const char *path
 	if (!f->path || !f->facts || !f->host || !f->start || !f->kernel || !f->version || !f->profile ||
 	    !f->labels)
 		return -1;
-	x = fnv(14695981039346656037ull, f->facts);
+	x = history_fnv(14695981039346656037ull, f->facts);
 	snprintf(f->fp, sizeof(f->fp), "%016llx", (unsigned long long)x);
 	f->fp[12] = 0;
 	if (history_parse_utc(f->start, &f->t) < 0)
@@ -306,7 +170,7 @@ static int index_run(struct history *h, size_t i);
 
 static int push_file(struct history *h, struct hx_file *f)
 {
-	if (grow((void **)&h->files, &h->capfiles, h->nfiles + 1, sizeof(*h->files)) < 0)
+	if (history_grow((void **)&h->files, &h->capfiles, h->nfiles + 1, sizeof(*h->files)) < 0)
 		return -1;
 	h->files[h->nfiles] = *f;
 	return index_run(h, h->nfiles++);
@@ -369,7 +233,9 @@ static int read_file(struct history *h, const char *path, const struct stat *st,
 
 static uint64_t run_hash(const struct hx_file *f)
 {
-	return fnv(fnv(fnv(fnv(14695981039346656037ull, f->fp), f->host), f->start), f->labels);
+	uint64_t x = history_fnv(14695981039346656037ull, f->fp);
+
+	return history_fnv(history_fnv(history_fnv(x, f->host), f->start), f->labels);
 }
 
 static int same_file_run(const struct hx_file *a, const struct hx_file *b)
@@ -495,7 +361,7 @@ static int walk(struct history *h, const char *dir, int depth, struct found *fd)
 				say(h, path, "a symbolic link: not followed");
 			else if (!S_ISREG(st.st_mode))
 				say(h, path, "not a regular file");
-			else if (grow((void **)&fd->e, &fd->cap, fd->n + 1, sizeof(*fd->e)) < 0 ||
+			else if (history_grow((void **)&fd->e, &fd->cap, fd->n + 1, sizeof(*fd->e)) < 0 ||
 				 !(fd->e[fd->n].path = strdup(path)))
 				rc = -1;
 			else
@@ -519,7 +385,7 @@ static void read_share(struct entry *e, size_t n, size_t w, size_t nw, FILE *out
 		if (read_file(&hc, e[k].path, &e[k].st, &f) < 0)
 			_exit(1);
 		if (f.skip) {
-			if (grow((void **)&skips, &cap, ns + 1, sizeof(*skips)) < 0)
+			if (history_grow((void **)&skips, &cap, ns + 1, sizeof(*skips)) < 0)
 				_exit(1);
 			skips[ns++] = f;
 		} else if (push_file(&hc, &f) < 0) {
@@ -658,7 +524,7 @@ static int add_dir(struct history *h, const char *dir, char *err, size_t errlen)
 	dirty = reused < nrecs || (nrecs == 0 && fd.n > 0);	/* files gone or changed; no index */
 	for (i = 0; i < fd.n; i++) {	/* in path order: the first of two copies is kept */
 		if (slot[i].skip && !h->no_index && !h->details) {	/* said again next time without reading it */
-			if (grow((void **)&skipped, &capskip, nskip + 1, sizeof(*skipped)) < 0)
+			if (history_grow((void **)&skipped, &capskip, nskip + 1, sizeof(*skipped)) < 0)
 				goto out;
 			memset(&skipped[nskip], 0, sizeof(skipped[nskip]));
 			if (!(skipped[nskip].path = strdup(slot[i].path)) ||

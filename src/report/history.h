@@ -1,12 +1,13 @@
 /* history.h — many result files over time: each file read once into a
- * short record (history.c), kept in an index beside the results
- * (history-index.c), grouped into series by machine, and each figure's
+ * short record (history.c; in memory, history-store.c), kept in an
+ * index beside the results (history-index.c), grouped into series by machine, and each figure's
  * timeline searched for change points (history.c), printed as text or
  * CSV (history-out.c). The verbs are cli/history.c and cli/check.c;
  * docs/regressions.md explains the method. */
 #ifndef BAKEOFF_HISTORY_H
 #define BAKEOFF_HISTORY_H
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 #include "result.h"
@@ -63,8 +64,15 @@ struct history {
 				 * the files, never the index, which keeps main figures */
 };
 
+/* history-store.c: a history in memory, its records and keys. */
 void history_init(struct history *h, FILE *warn);
 void history_free(struct history *h);
+void history_file_free(struct hx_file *f);
+/* FNV-1a of s, on from x (the offset basis 14695981039346656037 to start). */
+uint64_t history_fnv(uint64_t x, const char *s);
+/* *p, an array of *cap elements of size bytes, made to hold need: 0, or
+ * -1 (out of memory; *p unchanged). */
+int history_grow(void **p, size_t *cap, size_t need, size_t size);
 /* Add a result file, or every *.json under a directory (not following
  * symbolic links; the index DIR/.bakeoff-index is read and brought up to
  * date). A file that cannot be read is skipped with one line on h->warn.
@@ -174,7 +182,6 @@ int history_index_write(const struct history *h, const char *dir, size_t first,
  * index was read whole and none of its records went away). */
 int history_index_append(const struct history *h, const char *dir, size_t first,
 			 const struct hx_file *skipped, size_t nskipped, char *err, size_t errlen);
-void history_file_free(struct hx_file *f);
 /* The same on an open stream: the records of h->files[first..] and
  * skipped (dump), or read back (load; 0, or -1 with why in err). The
  * parallel reader's workers hand their records over this way too. */

@@ -23,24 +23,6 @@ static const char *const palette[PALETTE_N] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
 };
 
-void report_html_esc(FILE *f, const char *s)
-{
-	char tmp[4096];
-	const char *p;
-
-	report_esc(tmp, sizeof(tmp), s ? s : "");
-	for (p = tmp; *p; p++) {
-		switch (*p) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(*p, f);
-		}
-	}
-}
-
 static void num(FILE *f, double v)
 {
 	char b[32];
@@ -205,18 +187,6 @@ static void guard_all(const struct result *const *rs, size_t n, FILE *f)
 	}
 	if (any)
 		fputs("</section>\n", f);
-}
-
-void report_html_rank_style(FILE *f, double v, double lo, double hi, enum better better)
-{
-	double t;
-
-	if (!(hi > lo) || !isfinite(v) || !isfinite(lo) || !isfinite(hi))
-		return;
-	t = (v - lo) / (hi - lo);
-	if (better == BETTER_LOWER)
-		t = 1 - t;
-	fprintf(f, " style=\"background:hsl(%.0f,70%%,82%%)\"", 120 * t);
 }
 
 /* Background of a cell: rank among the files' medians, best green (hue
