@@ -519,6 +519,59 @@ static void caches_linux(struct sysinfo *si)
 	}
 }
 
+#ifdef HAVE_CPUID
+static void add_cache(struct sysinfo *si, int level, const char *type, uint64_t size, int line)
+{
+	struct cache_info *c = &si->cache[si->ncache];
+
+	if (level < 1 || size == 0 || si->ncache >= (int)ARRAY_SIZE(si->cache))
+		return;
+	memset(c, 0, sizeof *c);
+	c->level = level;
+	str_copy(c->type, sizeof c->type, type);
+	c->size = size;
+	c->line = line;
+	si->ncache++;
+}
+
+/* When /sys has no cacheinfo (seen in a Firecracker microVM): the caches
+ * as CPUID describes them, as glibc's sysconf(_SC_LEVEL1_DCACHE_SIZE)
+ * does. The deterministic leaves first (Intel's 4, AMD's 0x8000001D),
+ * else AMD's older 0x80000005 (L1) and 0x80000006 (L2, L3). How many CPUs
+ * share each stays unknown: CPUID gives only an upper bound. */
+static void caches_cpuid(struct sysinfo *si)
+{
+	static const char *const types[] = { "", "data", "instruction", "unified" };
+	unsigned int a, b, c, d, max, ext, leaf = 0;
+	int intel, amd;
+
+	__cpuid(0, max, b, c, d);
+	intel = b == 0x756e6547;			/* "GenuineIntel" */
+	amd = b == 0x68747541 || b == 0x6f677948;	/* "AuthenticAMD", "HygonGenuine" */
+	ext = __get_cpuid_max(0x80000000, NULL);
+	if (intel && max >= 4)
+		leaf = 4;
+	else if (amd && ext >= 0x8000001d)
+		leaf = 0x8000001d;
+	for (unsigned int i = 0; leaf && i < 16; i++) {
+		__cpuid_count(leaf, i, a, b, c, d);
+		if ((a & 31) == 0 || (a & 31) > 3)
+			break;
+		add_cache(si, (int)((a >> 5) & 7), types[a & 31],
+			  (uint64_t)((b >> 22) + 1) * (((b >> 12) & 0x3ff) + 1) * ((b & 0xfff) + 1) * (c + 1),
+			  (int)(b & 0xfff) + 1);
+	}
+	if (si->ncache || !amd || ext < 0x80000006)
+		return;
+	__cpuid(0x80000005, a, b, c, d);
+	add_cache(si, 1, "data", (uint64_t)(c >> 24) << 10, (int)(c & 0xff));
+	add_cache(si, 1, "instruction", (uint64_t)(d >> 24) << 10, (int)(d & 0xff));
+	__cpuid(0x80000006, a, b, c, d);
+	add_cache(si, 2, "unified", (uint64_t)(c >> 16) << 10, (int)(c & 0xff));
+	add_cache(si, 3, "unified", (uint64_t)(d >> 18) << 19, (int)(d & 0xff));
+}
+#endif
+
 /* ---------- virtualization ---------- */
 
 /* Hypervisor from DMI strings, or NULL. */
@@ -691,6 +744,10 @@ void os_sysinfo(struct sysinfo *si)
 	}
 	cpu_linux(si, &ci);
 	caches_linux(si);
+#ifdef HAVE_CPUID
+	if (si->ncache == 0)
+		caches_cpuid(si);
+#endif
 	virt_linux(si, &ci);
 	container_linux(si);
 	libc_linux(si);
