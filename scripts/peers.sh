@@ -13,6 +13,7 @@
 #   BAKEOFF=./bakeoff sh scripts/peers.sh      (make peers does this)
 #   PEERS_MEM=64   buffer size in MiB for the memory figures (default 64)
 #   PEERS_ROUNDS=5
+#   PEERS_VALS=FILE   keep every round's figures (KEY VALUE lines, in order)
 #   PEERS_ONLY=disk   only the disk peers (fio, bonnie++); nodisk: all but them;
 #                     rand: only disk.rand against fio (QD1, QD32 io_uring, QD32 aio);
 #                     lmbench: only the rows of lmbench 3 (PEERS_LMBENCH);
@@ -809,6 +810,9 @@ if [ -n "$IOZ" ]; then
 fi
 # ---- end disk ----
 
+# PEERS_VALS=FILE: a copy of every round's figures as they were taken
+# ("KEY VALUE" lines in order), to see the pairs behind a median
+[ -n "${PEERS_VALS:-}" ] && cp "$TMP/vals" "$PEERS_VALS"
 # line FIGURE BAKEOFF_KEY UNIT PEER_KEY PEER_NAME WHY_MISSING
 line() {
 	b=$(median "$2")
