@@ -534,7 +534,7 @@ static void add_cache(struct sysinfo *si, int level, const char *type, uint64_t 
 	si->ncache++;
 }
 
-/* When /sys has no cacheinfo (seen in a Firecracker microVM): the caches
+/* When /sys has no cacheinfo (seen in a bhyve guest): the caches
  * as CPUID describes them, as glibc's sysconf(_SC_LEVEL1_DCACHE_SIZE)
  * does. The deterministic leaves first (Intel's 4, AMD's 0x8000001D),
  * else AMD's older 0x80000005 (L1) and 0x80000006 (L2, L3). How many CPUs
