@@ -1,9 +1,10 @@
 /* history.h — many result files over time: each file read once into a
  * short record (history.c; in memory, history-store.c), kept in an
- * index beside the results (history-index.c), grouped into series by machine, and each figure's
- * timeline searched for change points (history.c), printed as text or
- * CSV (history-out.c). The verbs are cli/history.c and cli/check.c;
- * docs/regressions.md explains the method. */
+ * index beside the results (history-index.c), grouped into series by
+ * machine, and each figure's timeline searched for change points
+ * (history.c), printed as text or CSV (history-out.c). The verbs are
+ * cli/history.c and cli/check.c; docs/regressions.md explains the
+ * method. */
 #ifndef BAKEOFF_HISTORY_H
 #define BAKEOFF_HISTORY_H
 #include <stddef.h>

@@ -131,6 +131,7 @@ int main(void)
 	ok(si.mem_total > 0, "mem_total > 0 (%llu)", (unsigned long long)si.mem_total);
 	ok(si.version[0] && si.compiler[0], "build info filled (%s, %s)", si.version, si.compiler);
 	ok(si.ncache >= 0 && si.ncache <= 8, "ncache in range (%d)", si.ncache);
+	llc = sysinfo_llc_size(&si);
 #ifdef BAKEOFF_OS_LINUX
 	ok(si.cpu_model[0] != '\0', "cpu_model filled (%s)", si.cpu_model);
 	ok(si.virt[0] != '\0', "virt filled (%s)", si.virt);
@@ -144,7 +145,7 @@ int main(void)
 	 * x86 guest) leaves the caches unknown, as the result then says. */
 	if (caches_knowable()) {
 		ok(l1, "Linux: at least one level-1 cache with size > 0");
-		ok(sysinfo_llc_size(&si) > 0, "llc size > 0 on Linux");
+		ok(llc > 0, "llc size > 0 on Linux");
 	} else {
 		skip("this kernel has no /sys cacheinfo and this CPU no CPUID: caches unknown");
 		skip("llc size unknown here, as above");
@@ -154,7 +155,6 @@ int main(void)
 	skip("llc size is known to the Linux implementation only");
 	(void)l1;
 #endif
-	llc = sysinfo_llc_size(&si);
 	for (i = 0; i < si.ncache; i++)
 		if (si.cache[i].size > llc)
 			ge = 0;
