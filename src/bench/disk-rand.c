@@ -81,7 +81,7 @@ static int job(struct disk_worker *w, int k, void *arg)
 	struct rnd *r = arg;
 	uint64_t end = disk_worker_t0(w) + r->dur;
 	struct disk_eng e;
-	struct disk_eng_done d[1];
+	struct disk_eng_done d;
 	struct disk_perm perm;
 	uint64_t mix;
 	char why[300];
@@ -108,18 +108,16 @@ static int job(struct disk_worker *w, int k, void *arg)
 			job_fail(w, r, k, "queue a request", -1, errno);
 			goto out;
 		}
-	while ((got = disk_eng_wait(&e, d, 1)) > 0) {
-		for (i = 0; i < got; i++) {
-			if (d[i].res != BS) {
-				job_fail(w, r, k, d[i].wr ? "write" : "read", d[i].off, d[i].res < 0 ? -d[i].res : EIO);
-				goto out;
-			}
-			stop = stop || disk_worker_report(w, 1, d[i].lat | (r->mix && d[i].wr ? DISK_LAT_CLASS1 : 0));
-			if (!stop && d[i].t_done < end &&
-			    disk_eng_queue(&e, d[i].slot, writes(r, &mix), (int64_t)(disk_perm_next(&perm) * BS)) < 0) {
-				job_fail(w, r, k, "queue a request", -1, errno);
-				goto out;
-			}
+	while ((got = disk_eng_wait(&e, &d, 1)) > 0) {
+		if (d.res != BS) {
+			job_fail(w, r, k, d.wr ? "write" : "read", d.off, d.res < 0 ? -d.res : EIO);
+			goto out;
+		}
+		stop = stop || disk_worker_report(w, 1, d.lat | (r->mix && d.wr ? DISK_LAT_CLASS1 : 0));
+		if (!stop && d.t_done < end &&
+		    disk_eng_queue(&e, d.slot, writes(r, &mix), (int64_t)(disk_perm_next(&perm) * BS)) < 0) {
+			job_fail(w, r, k, "queue a request", -1, errno);
+			goto out;
 		}
 	}
 	if (got < 0) {

@@ -118,7 +118,8 @@ static const struct section sections[] = {
 	    /* lmbench's lat_sig catch less the cost of kill(me, 0). */
 	    { .pre = " ", .width = 4, .src = S_SUM, .tgt = T_US, .need = "sig hndl",
 	      .terms = { { 1, "proc.signal.catch", "" }, { -1, "proc.signal.catch", "kill0" } } },
-	    MET(" ", 4, "proc.fork.exit", "", T_US),
+	    MET_NOTE(" ", 4, "proc.fork.exit", "", T_US,
+		     "fork proc: the child _exit()s (lmbench's exit() also runs atexit handlers and flushes stdio)"),
 	    MET_NOTE(" ", 4, "proc.fork.exec", "", T_US,
 		     "exec proc: the child execs /bin/true (lmbench's its own small hello program)"),
 	    MET_NOTE(" ", 4, "proc.fork.sh", "", T_US,

@@ -45,6 +45,7 @@ check "sh shell recorded" [ "$(jget "$R" 'bench("proc.fork.sh")->{params}{shell}
 "$BAKEOFF" report --format lmbench "$R" >"$TMP/lm"
 check "lmbench summary: a note on exec proc's program" grep -q "^exec proc: the child execs /bin/true (lmbench's its own small hello program)$" "$TMP/lm"
 check "lmbench summary: a note on sh proc's" grep -q "^sh proc: /bin/sh -c /bin/true" "$TMP/lm"
+check "lmbench summary: a note on fork proc's exit" grep -q "^fork proc: the child _exit()s (lmbench's exit() also" "$TMP/lm"
 check "lmbench summary: no Rand mem note without a mem.lat figure" sh -c "! grep -q '^Rand mem:' '$TMP/lm'"
 
 # Context switches: exactly the grid asked for, raw and corrected.
