@@ -5,11 +5,13 @@
  * 64 KiB only on files above 16 MiB (iozone skips the small records on large
  * files, its CROSSOVER, unless -z). Each (file, record) cell runs iozone's
  * tests in iozone's order on one file in the first --dir entry:
- *   write           file truncated (untimed), then written record by record
+ *   write           file deleted and created anew (untimed, iozone's unlink
+ *                   and creat: a new inode each cell), then written record
+ *                   by record
  *   rewrite         the same file written again over its blocks
  *   read, reread    read sequentially, twice (the second from the cache)
- *   random read     every record once, in a random order (pread)
- *   random write    every record once, in a random order (pwrite)
+ *   random read     every record once, in a random order
+ *   random write    every record once, in a random order
  *   bkwd read       records from the last to the first
  *   record rewrite  one record (the first) written as many times as the file
  *                   has records
@@ -23,11 +25,12 @@
  * Each --reps round runs the cell's 13 tests once in that order
  * (harness_long_seq), so each pass follows the test before it, as iozone's
  * one pass does: a read repeated in a row would find the file in the CPU's
- * cache. Before its clock, every test but the random ones fsyncs the file
- * untimed, as iozone does. The random, backward, record rewrite and stride
- * tests lseek() before each record's read() or write(), as iozone's; the
- * sequential ones pread()/pwrite() the next record (one call, as iozone's
- * read()/write()).
+ * cache. Each test opens the file anew, read-only for read, reread, bkwd
+ * and stride read, and before its clock every test but the random ones
+ * fsyncs it untimed, as iozone does. The random, backward, record rewrite
+ * and stride tests lseek() before each record's read() or write(), as
+ * iozone's; the sequential ones pread()/pwrite() the next record (one
+ * call, as iozone's read()/write()).
  * Every test but fread and freread ends with fsync inside its timing, reads
  * too, as iozone -e does (iozone's header says "write timing", but its read,
  * reread, random, backward and stride tests call fsync before they stop the
@@ -123,6 +126,32 @@ static uint64_t first_rec(uint64_t fsize)
 	return fsize > CROSSOVER ? LARGE_REC : MIN_REC;
 }
 
+/* iozone opens the file anew for each test (read-only for read, reread,
+ * backward and stride read) and closes it after, and its write test makes
+ * a new file: on ext4 the timed fsync of a cell's first read cost what it
+ * costs iozone only then (docs/peers.md). */
+static int reopen(struct ioz *z)
+{
+	int ro = z->test == T_READ || z->test == T_REREAD || z->test == T_BKWD || z->test == T_STRIDE;
+	int fl = (ro ? O_RDONLY : O_RDWR) | O_CLOEXEC;
+	int fd;
+
+#ifdef O_DIRECT
+	if (z->f.direct)
+		fl |= O_DIRECT;
+#endif
+	if (z->test == T_WRITE) {	/* iozone: unlink, then creat() */
+		if (unlink(z->f.path) < 0)
+			return io_fail(z, "unlink", -1, errno);
+		fl |= O_CREAT | O_EXCL;
+	}
+	if ((fd = open(z->f.path, fl, 0600)) < 0)
+		return io_fail(z, "open", -1, errno);
+	close(z->f.fd);
+	z->f.fd = fd;
+	return 0;
+}
+
 static int prepare(void *st, struct long_run *lr)
 {
 	struct ioz *z = use(st);
@@ -130,8 +159,8 @@ static int prepare(void *st, struct long_run *lr)
 	const char *mode = NULL;
 
 	(void)lr;
-	if (z->test == T_WRITE && ftruncate(z->f.fd, 0) < 0)
-		return io_fail(z, "truncate", -1, errno);
+	if (reopen(z) < 0)
+		return -1;
 	/* iozone fsyncs the file just before it starts the clock, in every
 	 * test but the random ones: the timed fsync then finds the device's
 	 * cache already flushed of what the test before left. */
