@@ -128,8 +128,8 @@ static uint64_t first_rec(uint64_t fsize)
 
 /* iozone opens the file anew for each test (read-only for read, reread,
  * backward and stride read) and closes it after, and its write test makes
- * a new file: on ext4 the timed fsync of a cell's first read cost what it
- * costs iozone only then (docs/peers.md). */
+ * a new file; only with a new file each cell did the timed fsync of the
+ * read test cost what iozone's does (ext4, docs/peers.md). */
 static int reopen(struct ioz *z)
 {
 	int ro = z->test == T_READ || z->test == T_REREAD || z->test == T_BKWD || z->test == T_STRIDE;
