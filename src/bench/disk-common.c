@@ -458,12 +458,12 @@ int disk_room(struct bench_ctx *ctx, int k, uint64_t need)
 	return -1;
 }
 
-void disk_facts(struct bench_ctx *ctx, const char *path)
+int disk_facts(struct bench_ctx *ctx, const char *path)
 {
 	struct os_fs fs;
 
 	if (os_fs_describe(path, &fs) < 0 && !fs.type[0] && !fs.device[0])
-		return;
+		return -1;
 	const struct {
 		const char *name, *value;
 	} facts[] = {
@@ -471,10 +471,12 @@ void disk_facts(struct bench_ctx *ctx, const char *path)
 		{ "fs_options", fs.options }, { "device", fs.device }, { "device_model", fs.model },
 		{ "rotational", fs.rotational < 0 ? "" : fs.rotational ? "yes" : "no" },
 		{ "scheduler", fs.scheduler },
+		{ "fs_journal", fs.journal < 0 ? "" : fs.journal ? "yes" : "no" },
 	};
 	for (size_t i = 0; i < sizeof(facts) / sizeof(facts[0]); i++)
 		if (facts[i].value[0])
 			result_param_str(ctx->res, facts[i].name, facts[i].value);
+	return fs.journal;
 }
 
 double disk_mem_ceiling(void)

@@ -106,8 +106,9 @@ void disk_evict(int fd);
 int disk_room(struct bench_ctx *ctx, int k, uint64_t need);
 /* Record the file system and device under stream 0's directory (or the
  * --device) as params fs_type, fs_source, fs_mount, fs_options, device,
- * device_model, rotational, scheduler. */
-void disk_facts(struct bench_ctx *ctx, const char *path);
+ * device_model, rotational, scheduler, fs_journal (ext2/3/4). Returns
+ * 1 when an ext2/3/4 keeps a journal, 0 when it has none, -1 otherwise. */
+int disk_facts(struct bench_ctx *ctx, const char *path);
 /* The copy rate of memory (MB/s, memcpy of 64 MiB, best of 3): a disk
  * figure above it cannot be the disk's. */
 double disk_mem_ceiling(void);

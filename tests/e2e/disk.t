@@ -125,6 +125,23 @@ else
 	skip "no bon_csv2txt (Debian package bonnie++)"
 	skip "no bon_csv2txt (Debian package bonnie++)"
 fi
+# Two repetitions of each file test in 2 directories: each create in new
+# directories while the files before it stay (disk-bonnie.c, make_gen), and
+# nothing of any of them left behind; the create figures carry a note on
+# ext2/3/4 without a journal, and only there.
+R8=$TMP/r8.json
+# shellcheck disable=SC2086
+"$BAKEOFF" run -q --quick --reps 2 --runtime 100ms --size 2M --files 1 --file-dirs 2 --no-char \
+	--dir "$D" -o "$R8" disk.bonnie >/dev/null 2>&1
+ok $? "run disk.bonnie --reps 2 --file-dirs 2 exits 0"
+for t in "seq create" "seq stat" "seq delete" "ran create" "ran stat" "ran delete"; do
+	check "  $t: 2 repetitions" [ "$(jget "$R8" "scalar @{metric('disk.bonnie','$t')->{samples}}")" = 2 ]
+done
+check "  nothing left in the --dir" [ -z "$(ls -A "$D")" ]
+j=$(jget "$R8" 'bench("disk.bonnie")->{params}{fs_journal} // ""')
+n=$(jget "$R8" '(metric("disk.bonnie","seq create")->{note} // "") =~ /recently_deleted/ ? 1 : 0')
+check "  fs_journal '$j': a recently_deleted note on seq create exactly when no" \
+	[ "$n" = "$([ "$j" = no ] && echo 1 || echo 0)" ]
 # --no-char (bonnie++ -f): no putc or getc, their CSV fields empty as
 # bonnie++ -f leaves them, the block tests there.
 R7=$TMP/r7.json
