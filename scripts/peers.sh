@@ -154,10 +154,21 @@ hyperfine_make() {
 
 # Values are appended as "KEY VALUE" lines to $TMP/vals; median() reads them.
 put() { [ -n "$2" ] && echo "$1 $2" >>"$TMP/vals"; }
+MEDIAN_AWK='function med(v, n,  i, j, t) {
+		for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+		return (n % 2) ? v[int(n / 2)] : (v[n / 2 - 1] + v[n / 2]) / 2 }'
 median() {
-	awk -v k="$1" '$1 == k { v[n++] = $2 } END {
-		if (!n) exit; for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-		print (n % 2) ? v[int(n / 2)] : (v[n / 2 - 1] + v[n / 2]) / 2 }' "$TMP/vals"
+	awk -v k="$1" "$MEDIAN_AWK"' $1 == k { v[n++] = $2 } END { if (n) print med(v, n) }' "$TMP/vals"
+}
+# rmedian BAKEOFF_KEY PEER_KEY — the median of the rounds' ratios: each
+# round puts one figure under each key, so the i-th of one pairs with the
+# i-th of the other. Nothing when the two keys have not as many figures (a
+# round lacked one side); line() then takes the ratio of the medians.
+rmedian() {
+	awk -v b="$1" -v p="$2" "$MEDIAN_AWK"' $1 == b { x[nb++] = $2 } $1 == p { y[np++] = $2 } END {
+		if (!nb || nb != np) exit
+		for (i = 0; i < nb; i++) { if (y[i] <= 0) exit; v[i] = x[i] / y[i] }
+		print med(v, nb) }' "$TMP/vals"
 }
 # bk FILE KEY ID [NAME] — put bakeoff's median for ID's figure NAME (default
 # the main one) from FILE under KEY, its CV
@@ -823,7 +834,7 @@ line() {
 	b=$(median "$2")
 	p=$(median "$4")
 	awk -v f="$1" -v id="$2" -v b="$b" -v cv="$(median "$2.cv")" -v tw="$(median "$2.tw")" \
-		-v u="$3" -v pn="$5" -v p="$p" -v why="$6" 'BEGIN {
+		-v rr="$(rmedian "$2" "$4")" -v u="$3" -v pn="$5" -v p="$p" -v why="$6" 'BEGIN {
 		sub(/^pin\./, "ipc.", id); sub(/pipe$/, "pipe.lat --pin", id); sub(/bw2$/, "bw --streams 2", id); sub(/bw1cpu$/, "bw, 1 CPU", id); sub(/^mem\.frd$/, "mem.bw.read:frd", id); sub(/^mem\.fwr$/, "mem.bw.write:fwr", id)
 		sub(/^pk\.all$/, "mem.peak", id); sub(/^pk\.one$/, "mem.peak:read/1", id)
 		printf "%-24s %-18s %8s %-4s %6s %8s   %-36s ", f, id, b == "" ? "-" : sprintf("%.4g", b), u, cv == "" ? "-" : sprintf("%5.1f%%", cv),
@@ -831,7 +842,7 @@ line() {
 		if (p == "")
 			printf "skipped: %s\n", why
 		else
-			printf "%8.4g %-4s %5s %5s\n", p, u, (b != "" && p > 0) ? sprintf("%.2f", b / p) : "-",
+			printf "%8.4g %-4s %5s %5s\n", p, u, rr != "" ? sprintf("%.2f", rr) : (b != "" && p > 0) ? sprintf("%.2f*", b / p) : "-",
 				(tw != "" && p > 0) ? sprintf("%.2f", tw / p) : "-" }'
 }
 
@@ -917,7 +928,8 @@ fi
 echo
 echo "Each figure is the median of $ROUNDS rounds (disk: $DROUNDS). bakeoff: its figure (the median of its"
 echo "samples) and CV; mean: the same samples as total work / total time, the statistic the"
-echo "peers print. ratio = bakeoff / peer, mean = mean / peer, in the same unit"
+echo "peers print. ratio = the median of the rounds' bakeoff / peer (* where a round lacked one"
+echo "side: the ratio of the two medians), mean = mean / peer, in the same unit"
 echo "(MB = 10^6 bytes; perf's GiB/s and mbw's and sysbench's MiB/s converted; likwid-bench's"
 echo "MByte/s: its copy and stream kernels count bytes as STREAM does, 16 and 24 per element)."
 echo "Network (loopback, ${NETSECS} s each; TCP streams: 128 KiB writes, first ${NETOMIT} s left out on both sides):"
