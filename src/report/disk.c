@@ -385,6 +385,7 @@ void report_iozone(const struct result *r, FILE *f)
 	fputs("\t(bakeoff: fsync in every test but fread/freread, as iozone -e;"
 	      " each cell the median of its passes, iozone's one pass)\n", f);
 	fputs("\t(bakeoff: each pass runs the cell's tests in this order, as iozone's)\n", f);
+	fputs("\t(bakeoff: fwrite..freread on stdio's own buffer, not iozone's setvbuf of one record)\n", f);
 	if (direct && direct->str && strcmp(direct->str, "yes") == 0)
 		fputs("\tO_DIRECT feature enabled\n", f);
 	fputs("\tAuto Mode\n", f);

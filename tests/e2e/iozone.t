@@ -38,6 +38,7 @@ check "a row's columns: kB 16 wide, reclen 8, 7 of 10, 2 of 11, 4 of 10" \
 	sh -c "grep -E '^ {13}256 {7}4 ' '$TMP/ioz' | awk '{ exit !(length(\$0) == 16 + 8 + 7 * 10 + 2 * 11 + 4 * 10) }'"
 check "the header says what differs from iozone's method" grep -q "^	(bakeoff: fsync in every test but fread/freread, as iozone -e; each cell the median of its passes" "$TMP/ioz"
 check "and that each pass runs the cell's tests in order" grep -q "^	(bakeoff: each pass runs the cell's tests in this order" "$TMP/ioz"
+check "and that the stdio tests keep stdio's own buffer" grep -q "^	(bakeoff: fwrite..freread on stdio's own buffer, not iozone's setvbuf" "$TMP/ioz"
 check "the cached? note" grep -q "^(cached? .* under 2x RAM" "$TMP/ioz"
 check "the 1997 single-file lines" sh -c "grep -Eq '^Writing the 1 Megabyte file, .iozone.tmp.\\.\\.\\.[0-9.]+ seconds$' '$TMP/ioz' && grep -Eq '^	[0-9]+ bytes/second for reading the file' '$TMP/ioz'"
 check "13 matrices" [ "$(grep -c '^"[A-Za-z-]* [a-z ]*report"$' "$TMP/ioz")" = 13 ]
