@@ -387,8 +387,10 @@ static int make_gen(struct bon *b)
 	if (b->gfd >= 0)
 		close(b->gfd);
 	snprintf(p, sizeof(p), "%s/g%u", b->fdir, b->gen);
-	if (mkdir(p, 0700) < 0 || (b->gfd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+	if (mkdir(p, 0700) < 0)
 		return disk_fail(b->ctx, b->label, "mkdir", p, -1, errno);
+	if ((b->gfd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return disk_fail(b->ctx, b->label, "open", p, -1, errno);
 	for (i = 0; b->ndirs > 1 && i < b->ndirs; i++) {
 		snprintf(p, sizeof(p), "%s/g%u/d%u", b->fdir, b->gen, i);
 		if (mkdir(p, 0700) < 0)
