@@ -92,7 +92,8 @@ struct seq {
 	struct bench_ctx *ctx;
 	struct disk_file f;	/* the file (or the device) */
 	int null_fd, zero_fd;
-	char *buf;
+	char *buf;		/* the data written: incompressible, never a zero block */
+	char *cbuf;		/* the ceiling's, which /dev/zero fills with zeros */
 	uint64_t bs, size, made, runtime;
 	const char *label;	/* the --dir entry or the device, for messages */
 	int on_device;
@@ -180,7 +181,9 @@ static int op_read(void *st, struct long_run *lr)
 }
 
 /* The ceiling: dd if=/dev/zero of=/dev/null bs=BS, as in the 2003 report:
- * each block read from /dev/zero, then written to /dev/null. */
+ * each block read from /dev/zero, then written to /dev/null, through a
+ * buffer of its own (in the writes' buffer the zeros would reach the next
+ * block size's file). */
 static int op_null(void *st, struct long_run *lr)
 {
 	struct seq *s = st;
@@ -189,8 +192,8 @@ static int op_null(void *st, struct long_run *lr)
 
 	while (off < s->size) {
 		t = disk_now();
-		if ((r = read(s->zero_fd, s->buf, (size_t)s->bs)) <= 0 ||
-		    (r = write(s->null_fd, s->buf, (size_t)r)) <= 0)
+		if ((r = read(s->zero_fd, s->cbuf, (size_t)s->bs)) <= 0 ||
+		    (r = write(s->null_fd, s->cbuf, (size_t)r)) <= 0)
 			return disk_fail(s->ctx, "/dev", "copy", "/dev/zero to /dev/null", (int64_t)off,
 					 r < 0 ? errno : EIO);
 		lat = disk_now() - t;
@@ -340,7 +343,8 @@ static int seq_run(struct bench_ctx *ctx)
 	for (i = 0; i < dk->nbs; i++)
 		if (dk->bs[i] > maxbs)
 			maxbs = dk->bs[i];
-	if (!(s.buf = disk_buf((size_t)maxbs))) {
+	if (!(s.buf = disk_buf((size_t)maxbs)) || !(s.cbuf = disk_buf((size_t)maxbs))) {
+		free(s.buf);
 		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
 		return -1;
 	}
@@ -434,6 +438,7 @@ out:
 	if (s.zero_fd >= 0)
 		close(s.zero_fd);
 	free(s.buf);
+	free(s.cbuf);
 	return rc;
 }
 

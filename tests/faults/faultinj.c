@@ -26,6 +26,11 @@
  *       Forks and io_uring calls are always eligible.
  *   FAULT_LOG=1
  *       Print every eligible call with its number on stderr (to choose N).
+ *   FAULT_ZEROS=1
+ *       Print a line on stderr for every eligible write() or pwrite() whose
+ *       buffer holds a 512-byte sector of zeros (a benchmark's data must be
+ *       incompressible: a zero block is one that compressing or thin storage
+ *       need never write).
  *
  * Counters live in each process: a forked child starts from its parent's
  * counts and goes on alone, so "write:3:EIO" can hit the 3rd write of the
@@ -55,7 +60,8 @@ static struct rule {
 static int nrules = -1;		/* -1: FAULT not parsed yet */
 static unsigned long count[C_N];
 static const char *path_filter;
-static int log_calls;
+static int log_calls, log_zeros;
+static int last_eligible;	/* the last call hit() saw was counted */
 
 static ssize_t (*real_read)(int, void *, size_t);
 static ssize_t (*real_write)(int, const void *, size_t);
@@ -104,6 +110,7 @@ static void init(void)
 	if (path_filter && !*path_filter)
 		path_filter = NULL;
 	log_calls = getenv("FAULT_LOG") && *getenv("FAULT_LOG") == '1';
+	log_zeros = getenv("FAULT_ZEROS") && *getenv("FAULT_ZEROS") == '1';
 	env = getenv("FAULT");
 	if (!env || strlen(env) >= sizeof(spec))
 		return;
@@ -157,8 +164,10 @@ static const struct rule *hit(enum call c, int fd)
 	int i;
 
 	init();
+	last_eligible = 0;
 	if (fd >= 0 && !eligible(fd))
 		return NULL;
+	last_eligible = 1;
 	k = ++count[c];
 	if (log_calls) {
 		char msg[96];
@@ -184,10 +193,34 @@ ssize_t read(int fd, void *buf, size_t n)
 	return real_read(fd, buf, r && n > 1 ? n / 2 : n);
 }
 
+/* FAULT_ZEROS: say so if the buffer of the write just counted holds a
+ * 512-byte sector of zeros. */
+static void zero_check(enum call c, int fd, const void *buf, size_t n)
+{
+	const unsigned char *p = buf;
+	size_t off, i;
+
+	if (!log_zeros || !last_eligible)
+		return;
+	for (off = 0; off + 512 <= n; off += 512) {
+		for (i = 0; i < 512 && !p[off + i]; i++)
+			;
+		if (i == 512) {
+			char msg[128];
+
+			snprintf(msg, sizeof(msg), "faultinj: pid %ld %s #%lu fd %d: zero sector at +%zu of %zu bytes\n",
+				 (long)getpid(), call_name[c], count[c], fd, off, n);
+			say(msg);
+			return;
+		}
+	}
+}
+
 ssize_t write(int fd, const void *buf, size_t n)
 {
 	const struct rule *r = hit(C_WRITE, fd);
 
+	zero_check(C_WRITE, fd, buf, n);
 	if (r && r->err) {
 		errno = r->err;
 		return -1;
@@ -221,6 +254,7 @@ ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
 {
 	const struct rule *r = hit(C_PWRITE, fd);
 
+	zero_check(C_PWRITE, fd, buf, n);
 	if (r && r->err) {
 		errno = r->err;
 		return -1;
