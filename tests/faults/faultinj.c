@@ -30,7 +30,7 @@
  *       Print a line on stderr for every eligible write() or pwrite() whose
  *       buffer holds a 512-byte sector of zeros (a benchmark's data must be
  *       incompressible: a zero block is one that compressing or thin storage
- *       need never write).
+ *       need never write). io_uring's writes are not seen.
  *
  * Counters live in each process: a forked child starts from its parent's
  * counts and goes on alone, so "write:3:EIO" can hit the 3rd write of the
