@@ -134,12 +134,17 @@ check "result file full at the end: no temporary file left" [ "$(ls -A "$S")" = 
 # zeros, which compressing or thin storage need never write (disk.seq's
 # ceiling once read /dev/zero into the writes' buffer, so every block size
 # after the first wrote a head of zeros). The shim's FAULT_ZEROS reports
-# such a write; dd from /dev/zero shows that it does.
+# such a write; a program that writes 4 KiB of zeros, built with the
+# shim's compiler (so with its libc: a musl shim does not load into a glibc
+# program), shows that it does.
 S=$TMP/szero
 mkdir "$S"
-env LD_PRELOAD="$SHIM" FAULT_ZEROS=1 FAULT_PATH="$S/" dd if=/dev/zero of="$S/dd" bs=4k count=1 2>"$TMP/errz-dd"
-check "the shim reports a sector of zeros written (dd from /dev/zero)" grep -q 'zero sector at +0 of 4096' "$TMP/errz-dd"
-rm -f "$S/dd"
+printf '#include <unistd.h>\nint main(void) { static char z[4096]; return write(1, z, sizeof z) != 4096; }\n' \
+	>"$TMP/zw.c"
+${CC:-cc} -o "$TMP/zw" "$TMP/zw.c" 2>>"$TMP/cc.err"
+env LD_PRELOAD="$SHIM" FAULT_ZEROS=1 FAULT_PATH="$S/" "$TMP/zw" >"$S/zw" 2>"$TMP/errz-zw"
+check "the shim reports a sector of zeros written (4 KiB of zeros)" grep -q 'zero sector at +0 of 4096' "$TMP/errz-zw"
+rm -f "$S/zw"
 for b in disk.seq disk.rand disk.bonnie disk.iozone; do
 	case $b in
 	disk.seq) o="--block-sizes 4k,16k,64k --runtime 100ms" ;;
