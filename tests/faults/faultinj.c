@@ -61,7 +61,6 @@ static int nrules = -1;		/* -1: FAULT not parsed yet */
 static unsigned long count[C_N];
 static const char *path_filter;
 static int log_calls, log_zeros;
-static int last_eligible;	/* the last call hit() saw was counted */
 
 static ssize_t (*real_read)(int, void *, size_t);
 static ssize_t (*real_write)(int, const void *, size_t);
@@ -157,18 +156,40 @@ static int eligible(int fd)
 	return strstr(target, path_filter) != NULL;
 }
 
-/* Count this call; the rule that applies to it, or NULL. */
-static const struct rule *hit(enum call c, int fd)
+/* FAULT_ZEROS: say so if the buffer of the write just counted holds a
+ * 512-byte sector of zeros. */
+static void zero_check(enum call c, int fd, const void *buf, size_t n)
+{
+	const unsigned char *p = buf;
+	size_t off, i;
+
+	for (off = 0; off + 512 <= n; off += 512) {
+		for (i = 0; i < 512 && !p[off + i]; i++)
+			;
+		if (i == 512) {
+			char msg[128];
+
+			snprintf(msg, sizeof(msg), "faultinj: pid %ld %s #%lu fd %d: zero sector at +%zu of %zu bytes\n",
+				 (long)getpid(), call_name[c], count[c], fd, off, n);
+			say(msg);
+			return;
+		}
+	}
+}
+
+/* Count this call; the rule that applies to it, or NULL. wbuf and n: a
+ * write's data, for FAULT_ZEROS (NULL for other calls). */
+static const struct rule *hit(enum call c, int fd, const void *wbuf, size_t n)
 {
 	unsigned long k;
 	int i;
 
 	init();
-	last_eligible = 0;
 	if (fd >= 0 && !eligible(fd))
 		return NULL;
-	last_eligible = 1;
 	k = ++count[c];
+	if (log_zeros && wbuf)
+		zero_check(c, fd, wbuf, n);
 	if (log_calls) {
 		char msg[96];
 
@@ -184,7 +205,7 @@ static const struct rule *hit(enum call c, int fd)
 
 ssize_t read(int fd, void *buf, size_t n)
 {
-	const struct rule *r = hit(C_READ, fd);
+	const struct rule *r = hit(C_READ, fd, NULL, 0);
 
 	if (r && r->err) {
 		errno = r->err;
@@ -193,34 +214,10 @@ ssize_t read(int fd, void *buf, size_t n)
 	return real_read(fd, buf, r && n > 1 ? n / 2 : n);
 }
 
-/* FAULT_ZEROS: say so if the buffer of the write just counted holds a
- * 512-byte sector of zeros. */
-static void zero_check(enum call c, int fd, const void *buf, size_t n)
-{
-	const unsigned char *p = buf;
-	size_t off, i;
-
-	if (!log_zeros || !last_eligible)
-		return;
-	for (off = 0; off + 512 <= n; off += 512) {
-		for (i = 0; i < 512 && !p[off + i]; i++)
-			;
-		if (i == 512) {
-			char msg[128];
-
-			snprintf(msg, sizeof(msg), "faultinj: pid %ld %s #%lu fd %d: zero sector at +%zu of %zu bytes\n",
-				 (long)getpid(), call_name[c], count[c], fd, off, n);
-			say(msg);
-			return;
-		}
-	}
-}
-
 ssize_t write(int fd, const void *buf, size_t n)
 {
-	const struct rule *r = hit(C_WRITE, fd);
+	const struct rule *r = hit(C_WRITE, fd, buf, n);
 
-	zero_check(C_WRITE, fd, buf, n);
 	if (r && r->err) {
 		errno = r->err;
 		return -1;
@@ -230,7 +227,7 @@ ssize_t write(int fd, const void *buf, size_t n)
 
 pid_t fork(void)
 {
-	const struct rule *r = hit(C_FORK, -1);
+	const struct rule *r = hit(C_FORK, -1, NULL, 0);
 
 	if (r) {
 		errno = r->err;
@@ -241,7 +238,7 @@ pid_t fork(void)
 
 ssize_t pread(int fd, void *buf, size_t n, off_t off)
 {
-	const struct rule *r = hit(C_PREAD, fd);
+	const struct rule *r = hit(C_PREAD, fd, NULL, 0);
 
 	if (r && r->err) {
 		errno = r->err;
@@ -252,9 +249,8 @@ ssize_t pread(int fd, void *buf, size_t n, off_t off)
 
 ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
 {
-	const struct rule *r = hit(C_PWRITE, fd);
+	const struct rule *r = hit(C_PWRITE, fd, buf, n);
 
-	zero_check(C_PWRITE, fd, buf, n);
 	if (r && r->err) {
 		errno = r->err;
 		return -1;
@@ -292,7 +288,7 @@ long syscall(long number, ...)
 	init();
 #ifdef SYS_io_uring_setup
 	if (number == SYS_io_uring_setup || number == SYS_io_uring_enter) {
-		const struct rule *r = hit(number == SYS_io_uring_setup ? C_URING_SETUP : C_URING_ENTER, -1);
+		const struct rule *r = hit(number == SYS_io_uring_setup ? C_URING_SETUP : C_URING_ENTER, -1, NULL, 0);
 
 		if (r) {
 			errno = r->err;
