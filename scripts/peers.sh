@@ -16,6 +16,7 @@
 #   PEERS_VALS=FILE   keep every round's figures (KEY VALUE lines, in order)
 #   PEERS_ONLY=disk   only the disk peers (fio, bonnie++); nodisk: all but them;
 #                     rand: only disk.rand against fio (QD1, QD32 io_uring, QD32 aio);
+#                     seq: only disk.seq against fio (1M direct write and read);
 #                     lmbench: only the rows of lmbench 3 (PEERS_LMBENCH);
 #                     iozone: only iozone 3's (PEERS_IOZONE)
 #   PEERS_LMBENCH=DIR an lmbench 3 source tree (not in Debian: a clone of
@@ -41,14 +42,19 @@
 set -u
 ONLY=${PEERS_ONLY:-all}
 LMBONLY=0
+DPAIRS=
 case $ONLY in
 all | disk | nodisk) ;;
-rand) ONLY=disk RANDONLY=1 ;;
+rand | seq) DPAIRS=$ONLY; ONLY=disk ;;
 lmbench) ONLY=nodisk LMBONLY=1 ;;
 iozone) ONLY=disk IOZONLY=1 ;;
-*) echo "peers.sh: PEERS_ONLY is disk, nodisk, rand, lmbench or iozone, not '$ONLY'" >&2; exit 2 ;;
+*) echo "peers.sh: PEERS_ONLY is disk, nodisk, rand, seq, lmbench or iozone, not '$ONLY'" >&2; exit 2 ;;
 esac
-RANDONLY=${RANDONLY:-0}
+# the disk pairs each round runs, in this order; PAIRONLY: a subset was asked for
+PAIRONLY=0
+[ -n "$DPAIRS" ] && PAIRONLY=1
+DPAIRS=${DPAIRS:-seq rand bonnie}
+dpair() { case " $DPAIRS " in *" $1 "*) return 0 ;; esac; return 1; }
 LMBSETS=" ${PEERS_LMBENCH_SETS:-new micro mlp mem fs} "
 lmbset() { case $LMBSETS in *" $1 "*) return 0 ;; esac; return 1; }
 IOZONLY=${IOZONLY:-0}
@@ -556,7 +562,7 @@ DSIZE=${PEERS_DISK_SIZE:-2048}
 BSIZE=${PEERS_BONNIE_SIZE:-4096}
 DROUNDS=${PEERS_DISK_ROUNDS:-5}
 # fio's figures from its JSON: bytes/s to MB/s, IOPS as they are.
-# FIO_ENV: variables for fio's environment (see fio_seq).
+# FIO_ENV: variables for fio's environment (see peer_seq).
 FIO_ENV=
 fio_fig() { # FIELD(write.bw|read.bw|read.iops|read.p50|read.p99|write...) FIO-OPTIONS...
 	_f=$1
@@ -602,7 +608,7 @@ bk_seq() {
 	bkm "$TMP/b.json" seq.r disk.seq "read 1M"
 	done_half
 }
-fio_seq() {
+peer_seq() {
 	have fio || return 0
 	# --fallocate=none: fio would otherwise reserve the file untimed; disk.seq
 	# (as dd) allocates its blocks inside the timing (docs/peers.md).
@@ -701,7 +707,7 @@ fio_rows() {
 # The same three runs as bk_rand: each disk.rand run's rows, in its order
 # (QD1 read and write, then its deeper rows; with --engine aio all rows
 # are aio's).
-fio_rand() {
+peer_rand() {
 	have fio || return 0
 	fio_rows fio.rr:randread:psync:1 -:randwrite:psync:1 fio.read32:randread:io_uring:32 \
 		fio.write32:randwrite:io_uring:32
@@ -753,11 +759,9 @@ while [ "$r" -le "$DROUNDS" ]; do
 	# behind for the next (blocks freed and trimmed, the host's cache and
 	# its write-back) falls on both sides alike.
 	if [ $((r % 2)) = 1 ]; then
-		if [ "$RANDONLY" = 1 ]; then bk_rand; fio_rand
-		else bk_seq; fio_seq; bk_rand; fio_rand; bk_bonnie; peer_bonnie; fi
+		for p in $DPAIRS; do "bk_$p"; "peer_$p"; done
 	else
-		if [ "$RANDONLY" = 1 ]; then fio_rand; bk_rand
-		else fio_seq; bk_seq; fio_rand; bk_rand; peer_bonnie; bk_bonnie; fi
+		for p in $DPAIRS; do "peer_$p"; "bk_$p"; done
 	fi
 	round_figures "$mark"
 	r=$((r + 1))
@@ -771,7 +775,7 @@ done
 # passes (docs/peers.md).
 IOZ=
 WHY_IOZ="PEERS_IOZONE not set (an iozone 3 source tree: iozone.org's iozone3_*.tar, or a mirror)"
-if [ -n "${PEERS_IOZONE:-}" ] && [ "$ONLY" != nodisk ] && [ "$RANDONLY" = 0 ]; then
+if [ -n "${PEERS_IOZONE:-}" ] && [ "$ONLY" != nodisk ] && [ "$PAIRONLY" = 0 ]; then
 	for d in "$PEERS_IOZONE" "$PEERS_IOZONE/src" "$PEERS_IOZONE/src/current"; do
 		[ -f "$d/iozone.c" ] && IOZSRC=$d && break
 	done
@@ -902,10 +906,11 @@ if [ "$ONLY" != nodisk ] && [ "$IOZONLY" = 0 ]; then
 # disk
 nofio="fio not installed (apt-get install fio)"
 nobon="bonnie++ not installed (apt-get install bonnie++), or under half a second (+++++)"
-if [ "$RANDONLY" = 0 ]; then
+if dpair seq; then
 line "seq write 1M direct" seq.w MB/s fio.w "fio rw=write bs=1M direct end_fsync fallocate=none scramble_buffers=0, THP" "$nofio"
 line "seq read 1M direct" seq.r MB/s fio.r "fio rw=read bs=1M direct=1, THP buffer" "$nofio"
 fi
+if dpair rand; then
 line "4k random read QD1" rand.r IOPS fio.rr "fio randread bs=4k direct=1 psync" "$nofio"
 line "4k rand read QD32" rand.read32 IOPS fio.read32 "fio randread io_uring QD32 fixedbufs" "$nofio (or no io_uring here)"
 line "  its p50 latency" rand.read32.p50 us fio.read32.p50 "fio lat (submission to completion)" "$nofio"
@@ -918,14 +923,15 @@ line "70/30 mix QD16: reads" rand.mixr IOPS fio.mixr "fio randrw 70% io_uring QD
 line "  their p50 latency" rand.mixr.p50 us fio.mixr.p50 "fio lat" "$nofio"
 line "70/30 mix QD16: writes" rand.mixw IOPS fio.mixw "fio randrw 70% io_uring QD16 fixedbufs" "$nofio (or no io_uring here)"
 line "  their p50 latency" rand.mixw.p50 us fio.mixw.p50 "fio lat" "$nofio"
-if [ "$RANDONLY" = 0 ]; then
+fi
+if dpair bonnie; then
 line "bonnie block write" bon.write MB/s bonnie.write "bonnie++ -f (K/sec x 0.001024)" "$nobon"
 line "bonnie rewrite" bon.rewrite MB/s bonnie.rewrite "bonnie++ -f (K/sec x 0.001024)" "$nobon"
 line "bonnie block read" bon.read MB/s bonnie.read "bonnie++ -f (K/sec x 0.001024)" "$nobon"
 line "bonnie seq create" bon.seq_create f/s bonnie.create "bonnie++ -n 16" "$nobon"
 fi
 fi
-if [ "$ONLY" != nodisk ] && [ "$RANDONLY" = 0 ]; then
+if [ "$ONLY" != nodisk ] && [ "$PAIRONLY" = 0 ]; then
 for t in $IOZTESTS; do
 	line "iozone $(echo "$t" | tr _ ' ')" "bk.ioz.$t" MB/s "ioz.$t" "iozone -a -g 4m -e, files >= 1 MiB" "$WHY_IOZ"
 done
