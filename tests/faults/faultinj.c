@@ -259,7 +259,9 @@ ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
 }
 
 #if defined(__linux__) && !defined(__GLIBC__)
-#define pread64 faultinj_pread64	/* musl: no separate 64-bit names */
+#undef pread64	/* musl: no separate 64-bit names; its unistd.h maps them to pread */
+#undef pwrite64
+#define pread64 faultinj_pread64
 #define pwrite64 faultinj_pwrite64
 #endif
 ssize_t pread64(int fd, void *buf, size_t n, off_t off);
