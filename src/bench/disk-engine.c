@@ -305,8 +305,8 @@ static int aio_queue(struct disk_eng *e, int k)
  * glibc's helper thread, which serves one file's requests one at a time,
  * wakes the waiter for each listed request it completes: on all 32, that
  * was a futex call a request on the helper's path (1.0 against fio's
- * 0.25) and 0.75-0.89 of fio's IOPS; on 8, about one wake-up every four
- * completions, as fio (docs/peers.md). A request reaped late is stamped
+ * 0.25) and 0.87 of fio's IOPS (median of six rounds); on 8, about one
+ * wake-up every four completions, as fio (docs/peers.md). A request reaped late is stamped
  * when it is reaped, as fio stamps it. */
 enum { AIO_SUSPEND_MAX = 8 };
 static int aio_wait(struct disk_eng *e, struct disk_eng_done *d, int max)
