@@ -54,9 +54,11 @@ esac
 PAIRONLY=0
 [ -n "$DPAIRS" ] && PAIRONLY=1
 DPAIRS=${DPAIRS:-seq rand bonnie}
-dpair() { case " $DPAIRS " in *" $1 "*) return 0 ;; esac; return 1; }
-LMBSETS=" ${PEERS_LMBENCH_SETS:-new micro mlp mem fs} "
-lmbset() { case $LMBSETS in *" $1 "*) return 0 ;; esac; return 1; }
+# inlist "WORD..." WORD — WORD is one of the list's words
+inlist() { case " $1 " in *" $2 "*) return 0 ;; esac; return 1; }
+dpair() { inlist "$DPAIRS" "$1"; }
+LMBSETS=${PEERS_LMBENCH_SETS:-new micro mlp mem fs}
+lmbset() { inlist "$LMBSETS" "$1"; }
 IOZONLY=${IOZONLY:-0}
 BAKEOFF=${BAKEOFF:-./bakeoff}
 MEM=${PEERS_MEM:-64}

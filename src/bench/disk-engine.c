@@ -306,12 +306,12 @@ static int aio_queue(struct disk_eng *e, int k)
  * wakes the waiter for each listed request it completes: on all 32, that
  * was a futex call a request on the helper's path (1.0 against fio's
  * 0.25) and 0.87 of fio's IOPS (median of six rounds); on 8, about one
- * wake-up every four completions, as fio (docs/peers.md). A request reaped late is stamped
- * when it is reaped, as fio stamps it. */
+ * wake-up every four completions, as fio (docs/peers.md). A request reaped
+ * late is stamped when it is reaped, as fio stamps it. */
 enum { AIO_SUSPEND_MAX = 8 };
 static int aio_wait(struct disk_eng *e, struct disk_eng_done *d, int max)
 {
-	const struct aiocb **list = (const struct aiocb **)e->aio_list;
+	const struct aiocb *list[AIO_SUSPEND_MAX];
 	int n, got, k;
 
 	for (;;) {
@@ -378,9 +378,7 @@ static int open_one(struct disk_eng *e, int kind, int fd, int depth, size_t bs, 
 		break;
 	case ENG_AIO:
 #ifdef HAVE_AIO
-		if ((e->aio_list = calloc((size_t)depth, sizeof(struct aiocb *))))
-			return 0;
-		snprintf(why, n, "out of memory");
+		return 0;
 #else
 		snprintf(why, n, "aio: this system has no POSIX AIO");
 #endif
@@ -507,12 +505,10 @@ void disk_eng_close(struct disk_eng *e)
 	if (e->uring)
 		uring_close(e->uring);
 #endif
-	free(e->aio_list);
 	if (e->slot)
 		for (int k = 0; k < e->depth; k++)
 			free(e->slot[k].buf);
 	free(e->slot);
 	e->uring = NULL;
-	e->aio_list = NULL;
 	e->slot = NULL;
 }

@@ -187,7 +187,7 @@ struct disk_eng {
 	int kind, fd, depth, inflight;
 	size_t bs;
 	struct disk_eng_slot *slot;
-	void *uring, *aio_list;
+	void *uring;
 	struct disk_eng_done done_now;	/* psync: the request just done */
 	int have_done;
 	char fallback[400];	/* ENG_AUTO: why the better engines did not open */
