@@ -470,6 +470,19 @@ static int need_num(struct rd *rd, const struct json *obj, const char *key, doub
 	return 0;
 }
 
+/* A count (iterations, copies, samples): a whole number from 0 to max, so
+ * converting it to an integer type is defined whatever the file says. */
+static int need_count(struct rd *rd, const struct json *obj, const char *key, double max,
+		      double *out)
+{
+	if (need_num(rd, obj, key, out) < 0)
+		return -1;
+	if (!(*out >= 0 && *out <= max && *out == floor(*out)))
+		return rd_fail(rd, json_get(obj, key), "\"%s\" must be a whole number from 0 to %.0f",
+			       key, max);
+	return 0;
+}
+
 static int read_nums(struct rd *rd, const struct json *obj, const char *key, double **out,
 		     size_t *n, int required)
 {
@@ -632,12 +645,12 @@ static int read_metric(struct rd *rd, const struct json *j, struct bench_result 
 	if (need_num(rd, j, "median", &m->st.median) < 0 || need_num(rd, j, "min", &m->st.min) < 0 ||
 	    need_num(rd, j, "max", &m->st.max) < 0 || need_num(rd, j, "mean", &m->st.mean) < 0 ||
 	    need_num(rd, j, "stddev", &m->st.stddev) < 0 || need_num(rd, j, "cv", &m->st.cv) < 0 ||
-	    need_num(rd, j, "iterations", &iter) < 0 || need_num(rd, j, "overhead_ns", &over) < 0)
+	    need_count(rd, j, "iterations", 1e18, &iter) < 0 || need_num(rd, j, "overhead_ns", &over) < 0)
 		goto out;
 	m->st.n = ns;
 	m->st.ci_lo = ci[0];
 	m->st.ci_hi = ci[1];
-	m->iterations = iter > 0 ? (uint64_t)iter : 0;
+	m->iterations = (uint64_t)iter;
 	m->overhead_ns = over;
 	if (read_nums(rd, j, "per_copy", &m->per_copy, &m->ncopies, 0) < 0)
 		goto out;
@@ -783,7 +796,7 @@ static int read_result(struct rd *rd, const struct json *root, struct result *r)
 			return rd_fail(rd, v, "\"incomplete\" must be true or false");
 		r->incomplete = v->boolean;
 	}
-	if (need_num(rd, run, "parallel", &d) < 0)
+	if (need_count(rd, run, "parallel", 1e6, &d) < 0)
 		return -1;
 	r->parallel = (int)d;
 	if ((v = json_get(run, "runs"))) {
@@ -821,7 +834,7 @@ static int read_result(struct rd *rd, const struct json *root, struct result *r)
 	    need_num(rd, h, "clock_cost_ns", &r->clock.cost_ns) < 0 ||
 	    need_num(rd, h, "loop_overhead_ns", &r->loop_ns) < 0 ||
 	    need_num(rd, h, "target_sample_ns", &r->target_sample_ns) < 0 ||
-	    need_num(rd, h, "samples", &d) < 0)
+	    need_count(rd, h, "samples", 1e6, &d) < 0)
 		return -1;
 	r->samples = (int)d;
 	if ((v = json_get(h, "ci_target"))) {

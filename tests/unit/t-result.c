@@ -177,6 +177,37 @@ int main(void)
 		free(t2);
 	}
 
+	/* A count too big for its integer type is refused, not converted
+	 * (the fuzzer's 5e123 iterations; converting it is undefined). */
+	{
+		static const struct { const char *key, *bad; } counts[] = {
+			{ "\"iterations\": ", "5.1e123" }, { "\"iterations\": ", "-1" },
+			{ "\"iterations\": ", "2.5" }, { "\"parallel\": ", "-3e300" },
+			{ "\"samples\": ", "null" },
+		};
+		char *t2 = render(&a);
+		size_t k;
+
+		for (k = 0; t2 && k < sizeof(counts) / sizeof(counts[0]); k++) {
+			char *p = strstr(t2, counts[k].key), *t3;
+			struct result c;
+			size_t head, digits;
+
+			if (!p || !(t3 = malloc(strlen(t2) + 16))) {
+				ok(0, "%s in the rendered file", counts[k].key);
+				continue;
+			}
+			head = (size_t)(p - t2) + strlen(counts[k].key);
+			digits = strspn(t2 + head, "0123456789");
+			sprintf(t3, "%.*s%s%s", (int)head, t2, counts[k].bad, t2 + head + digits);
+			ok(digits > 0 && result_from_json(t3, strlen(t3), &c, &off, err, sizeof(err)) < 0 &&
+			   strstr(err, "whole number"), "%s%s is refused: %s", counts[k].key, counts[k].bad, err);
+			result_free(&c);
+			free(t3);
+		}
+		free(t2);
+	}
+
 	/* --runs: three runs folded into one, and the run medians round-trip. */
 	{
 		static const double r1[] = { 10, 11, 12 }, r2[] = { 20, 21, 22, 23 }, r3[] = { 30 };
