@@ -413,10 +413,12 @@ while [ "$r" -le "$ROUNDS" ]; do
 	done
 	# MLC's peak read bandwidth: every CPU at once, and one alone, against
 	# likwid-bench's load kernel on as many threads, arrays of the same size
-	# (per thread: likwid's -w is the working set of all its threads)
+	# (per thread: likwid's -w is the working set of all its threads); its
+	# scalar load (the kernel the issue names) and load_sse, whose 16-byte
+	# loads are what gcc makes of bakeoff's read loop (docs/peers.md)
 	pk_likwid() {
 		_a=$(awk -v k="pk.all.$1" '$1 == k { v = $2 } END { print v }' "$TMP/vals")
-		[ -n "$_a" ] && likwid-bench -t load -w "S0:$((_a * $2 / 1000))kB:$2" 2>/dev/null |
+		[ -n "$_a" ] && likwid-bench -t "$3" -w "S0:$((_a * $2 / 1000))kB:$2" 2>/dev/null |
 			awk '/^MByte\/s:/ { printf "%.0f", $2 }'
 	}
 	pk_bakeoff() {
@@ -427,8 +429,10 @@ while [ "$r" -le "$ROUNDS" ]; do
 	}
 	pk_peers() {
 		[ $HAVE_LIKWID = 1 ] || return 0
-		put likwid.loadN "$(pk_likwid array "$NCPU")"
-		put likwid.load1 "$(pk_likwid array1 1)"
+		put likwid.loadN "$(pk_likwid array "$NCPU" load)"
+		put likwid.load1 "$(pk_likwid array1 1 load)"
+		put likwid.sseN "$(pk_likwid array "$NCPU" load_sse)"
+		put likwid.sse1 "$(pk_likwid array1 1 load_sse)"
 	}
 	if [ $((r % 2)) = 1 ] || ! grep -q "^pk.all.array " "$TMP/vals"; then pk_bakeoff; pk_peers
 	else pk_peers; pk_bakeoff; fi
@@ -875,6 +879,8 @@ line "STREAM copy" mem.stream.copy MB/s likwid.copy "likwid-bench -t copy (1 thr
 line "STREAM triad" mem.stream.triad MB/s likwid.triad "likwid-bench -t stream (1 thread)" "$WHY_LIKWID"
 line "peak read, $NCPU CPUs" pk.all MB/s likwid.loadN "likwid-bench -t load, $NCPU threads" "$WHY_LIKWID"
 line "peak read, 1 CPU" pk.one MB/s likwid.load1 "likwid-bench -t load, 1 thread" "$WHY_LIKWID"
+line "peak read, $NCPU CPUs" pk.all MB/s likwid.sseN "likwid-bench -t load_sse, $NCPU threads" "$WHY_LIKWID"
+line "peak read, 1 CPU" pk.one MB/s likwid.sse1 "likwid-bench -t load_sse, 1 thread" "$WHY_LIKWID"
 line "sequential write" mem.bw.write MB/s sysbench.write "sysbench memory --memory-oper=write" "sysbench not installed (apt-get install sysbench)"
 line "sequential read" mem.bw.read MB/s sysbench.read "sysbench memory --memory-oper=read" "sysbench not installed"
 line "TCP loopback, 128 KiB" net.tcp.bw MB/s iperf3.1 "iperf3 -l 128K -t $NETSECS -O $NETOMIT (receiver)" "iperf3 not installed (apt-get install iperf3)"
