@@ -470,7 +470,7 @@ static int need_num(struct rd *rd, const struct json *obj, const char *key, doub
 	return 0;
 }
 
-/* A count (iterations, copies, samples): a whole number from 0 to max, so
+/* A count (iterations, parallel, samples): a whole number from 0 to max, so
  * converting it to an integer type is defined whatever the file says. */
 static int need_count(struct rd *rd, const struct json *obj, const char *key, double max,
 		      double *out)
