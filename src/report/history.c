@@ -1,9 +1,9 @@
 /* history.c — result files read into short records (their machine's
  * fingerprint, labels, verdict, and every figure's median and CI), grouped
  * into series by machine, and each figure's timeline searched for change
- * points: E-divisive with means (core/changepoint.c) proposes a split, a
- * Welch t interval on the logs of the run medians must exclude no change,
- * and the change must clear the noise floor: learned from the series'
+ * points: E-divisive with means (core/changepoint.c) proposes a split,
+ * Yuen's trimmed t interval on the logs of the run medians must exclude no
+ * change, a rank test must agree, and the change must clear the noise floor: learned from the series'
  * own run-to-run spread when it has enough runs, else compare's fixed
  * floor of that kind of figure. */
 #include <dirent.h>
