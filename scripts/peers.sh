@@ -40,6 +40,16 @@
 #                     unix connect), the syscall/process/IPC tools, par_mem,
 #                     bw_mem, lat_fs (with PEERS_LMBENCH_FS=1)
 set -u
+# sh reads a script as it runs it, so an edit to this file during a run (an
+# hour with lmbench) would change what the rest of the run parses: the run
+# goes on from a private copy, unlinked as soon as sh has it open.
+if [ "${PEERS_SELF_COPY:-}" != "$0" ]; then
+	PEERS_SELF_COPY=$(mktemp "${TMPDIR:-/tmp}/bakeoff-peers-sh.XXXXXX") || exit 1
+	cat "$0" >"$PEERS_SELF_COPY" || exit 1
+	export PEERS_SELF_COPY
+	exec sh "$PEERS_SELF_COPY" "$@"
+fi
+rm -f "$0"
 ONLY=${PEERS_ONLY:-all}
 LMBONLY=0
 DPAIRS=
@@ -177,6 +187,20 @@ rmedian() {
 		if (!nb || nb != np) exit
 		for (i = 0; i < nb; i++) { if (y[i] <= 0) exit; v[i] = x[i] / y[i] }
 		print med(v, nb) }' "$TMP/vals"
+}
+# order NAME BAKEOFF_KEY PEER_KEY — where the rounds with bakeoff first (the
+# odd ones) and those with the peer first give medians of their ratios 10%
+# or more apart, a line for the note under the table: on a shared device
+# the first tool of a pair can find it faster, and an odd number of rounds
+# then gives one tool that place once more (their geometric mean weighs
+# both orders alike).
+order() {
+	awk -v f="$1" -v b="$2" -v p="$3" "$MEDIAN_AWK"' $1 == b { x[nb++] = $2 } $1 == p { y[np++] = $2 } END {
+		if (nb < 2 || nb != np) exit
+		for (i = 0; i < nb; i++) { if (x[i] <= 0 || y[i] <= 0) exit; if (i % 2) e[ne++] = x[i] / y[i]; else o[no++] = x[i] / y[i] }
+		mo = med(o, no); me = med(e, ne)
+		if (mo >= 1.1 * me || me >= 1.1 * mo)
+			printf "%-24s %-18s %5.2f (%d) %5.2f (%d) %5.2f\n", f, b, mo, no, me, ne, sqrt(mo * me) }' "$TMP/vals" >>"$TMP/order"
 }
 # bk FILE KEY ID [NAME] — put bakeoff's median for ID's figure NAME (default
 # the main one) from FILE under KEY, its CV
@@ -373,43 +397,64 @@ mbw_copy() {
 	mbw -q -n 10 -t"$1" "$MEM" 2>/dev/null |
 		awk '/^AVG/ { for (i = 1; i <= NF; i++) if ($i == "Copy:") print $(i + 1) }' | mib2mb
 }
+# pair NAME [NEED] — one pair of a round, b_NAME (bakeoff) and p_NAME (its
+# peers), bakeoff first in odd rounds and the peers first in even ones; with
+# NEED, bakeoff first until the figures hold the key NEED (a peer sized
+# from bakeoff's figure).
+pair() {
+	if [ $((r % 2)) = 1 ] || { [ -n "${2:-}" ] && ! grep -q "^$2 " "$TMP/vals"; }; then
+		"b_$1"
+		"p_$1"
+	else
+		"p_$1"
+		"b_$1"
+	fi
+}
 r=1
 [ "$ONLY" = disk ] && r=$((ROUNDS + 1))
 while [ "$r" -le "$ROUNDS" ]; do
 	echo "round $r of $ROUNDS ..."
 	if [ "$LMBONLY" = 0 ]; then
-	bkrun proc.syscall.null proc.syscall.null
-	bkrun ipc.pipe.lat ipc.pipe.lat
-	# Same-CPU pipe latency: both processes pinned to CPU 0, as perf is below.
-	$pin0 "$BAKEOFF" run -q --pin -o "$TMP/b.json" ipc.pipe.lat >/dev/null 2>"$TMP/err" || cat "$TMP/err"
-	bk "$TMP/b.json" pin.pipe ipc.pipe.lat
-	rm -f "$TMP/b.json"
-	if [ $HAVE_PERF = 1 ]; then
-		put perf.syscall "$(perf bench syscall basic 2>/dev/null | awk '/usecs\/op/ { print $1 * 1000 }')"
-		put perf.pipe "$(perf bench sched pipe -l 20000 2>/dev/null | awk '/usecs\/op/ { print $1 }')"
-		[ $HAVE_TASKSET = 1 ] && put perf.pinpipe "$(taskset -c 0 perf bench sched pipe -l 100000 2>/dev/null | awk '/usecs\/op/ { print $1 }')"
-	fi
-	bkrun mem.bw.copy mem.bw.copy
-	[ $HAVE_PERF = 1 ] && put perf.memcpy "$(perf bench mem memcpy -f default -s "${MEM}MB" -l 20 2>/dev/null | awk '/GB\/sec/ { printf "%.0f", $1 * 1073741824 / 1e6 }')"
-	have mbw && put mbw.memcpy "$(mbw_copy 0)"
-	bkrun mem.bw.copy_hand mem.bw.copy_hand
-	have mbw && put mbw.dumb "$(mbw_copy 1)"
-	# STREAM: bakeoff first in odd rounds, likwid-bench first in even ones
-	# (a host whose speed drifts by 10-20% over seconds favours whichever
-	# ran at the better moment; alternating spreads that over both sides).
-	# likwid sizes its arrays from bakeoff's, so the first round's run
-	# comes first.
+	# Each pair runs in the order pair() gives it: bakeoff first in odd
+	# rounds, the peers first in even ones (a host whose speed drifts over
+	# seconds favours whichever ran at the better moment; alternating
+	# spreads that over both sides, and the note under the table shows
+	# where the order mattered).
+	b_syscall() { bkrun proc.syscall.null proc.syscall.null; }
+	p_syscall() { [ $HAVE_PERF = 1 ] && put perf.syscall "$(perf bench syscall basic 2>/dev/null | awk '/usecs\/op/ { print $1 * 1000 }')"; }
+	pair syscall
+	b_pipe() { bkrun ipc.pipe.lat ipc.pipe.lat; }
+	p_pipe() { [ $HAVE_PERF = 1 ] && put perf.pipe "$(perf bench sched pipe -l 20000 2>/dev/null | awk '/usecs\/op/ { print $1 }')"; }
+	pair pipe
+	# Same-CPU pipe latency: both processes pinned to CPU 0, as perf is.
+	b_pinpipe() {
+		$pin0 "$BAKEOFF" run -q --pin -o "$TMP/b.json" ipc.pipe.lat >/dev/null 2>"$TMP/err" || cat "$TMP/err"
+		bk "$TMP/b.json" pin.pipe ipc.pipe.lat
+		rm -f "$TMP/b.json"
+	}
+	p_pinpipe() {
+		[ $HAVE_PERF = 1 ] && [ $HAVE_TASKSET = 1 ] &&
+			put perf.pinpipe "$(taskset -c 0 perf bench sched pipe -l 100000 2>/dev/null | awk '/usecs\/op/ { print $1 }')"
+	}
+	pair pinpipe
+	b_memcpy() { bkrun mem.bw.copy mem.bw.copy; }
+	p_memcpy() {
+		[ $HAVE_PERF = 1 ] && put perf.memcpy "$(perf bench mem memcpy -f default -s "${MEM}MB" -l 20 2>/dev/null | awk '/GB\/sec/ { printf "%.0f", $1 * 1073741824 / 1e6 }')"
+		have mbw && put mbw.memcpy "$(mbw_copy 0)"
+	}
+	pair memcpy
+	b_dumb() { bkrun mem.bw.copy_hand mem.bw.copy_hand; }
+	p_dumb() { have mbw && put mbw.dumb "$(mbw_copy 1)"; }
+	pair dumb
+	# STREAM: likwid sizes its arrays from bakeoff's, so bakeoff runs first
+	# until it has (pair's NEED).
 	for k in copy triad; do
 		id=mem.stream.$k
 		lw="copy 16 2"
 		[ $k = triad ] && lw="stream 24 3"
-		if [ $((r % 2)) = 1 ] || ! grep -q "^$id.array " "$TMP/vals"; then
-			bkrun $id $id
-			[ $HAVE_LIKWID = 1 ] && put likwid.$k "$(likwid $lw $id)"
-		else
-			[ $HAVE_LIKWID = 1 ] && put likwid.$k "$(likwid $lw $id)"
-			bkrun $id $id
-		fi
+		b_stream() { bkrun $id $id; }
+		p_stream() { [ $HAVE_LIKWID = 1 ] && put likwid.$k "$(likwid $lw $id)"; }
+		pair stream "$id.array"
 	done
 	# MLC's peak read bandwidth: every CPU at once, and one alone, against
 	# likwid-bench's load kernel on as many threads, arrays of the same size
@@ -421,26 +466,28 @@ while [ "$r" -le "$ROUNDS" ]; do
 		[ -n "$_a" ] && likwid-bench -t "$3" -w "S0:$((_a * $2 / 1000))kB:$2" 2>/dev/null |
 			awk '/^MByte\/s:/ { printf "%.0f", $2 }'
 	}
-	pk_bakeoff() {
+	b_pk() {
 		"$BAKEOFF" run -q --mem-size "${MEM}M" -o "$TMP/b.json" mem.peak >/dev/null 2>"$TMP/err" || cat "$TMP/err"
 		bk "$TMP/b.json" pk.all mem.peak
 		bk "$TMP/b.json" pk.one mem.peak read/1
 		rm -f "$TMP/b.json"
 	}
-	pk_peers() {
+	p_pk() {
 		[ $HAVE_LIKWID = 1 ] || return 0
 		put likwid.loadN "$(pk_likwid array "$NCPU" load)"
 		put likwid.load1 "$(pk_likwid array1 1 load)"
 		put likwid.sseN "$(pk_likwid array "$NCPU" load_sse)"
 		put likwid.sse1 "$(pk_likwid array1 1 load_sse)"
 	}
-	if [ $((r % 2)) = 1 ] || ! grep -q "^pk.all.array " "$TMP/vals"; then pk_bakeoff; pk_peers
-	else pk_peers; pk_bakeoff; fi
+	pair pk pk.all.array
 	for op in write read; do
-		bkrun mem.bw.$op mem.bw.$op
-		have sysbench && put "sysbench.$op" "$(sysbench memory --memory-block-size="${MEM}M" \
-			--memory-total-size="$((MEM * 64))M" --memory-oper=$op --memory-access-mode=seq run 2>/dev/null |
-			sed -n 's/.*(\([0-9.]*\) MiB\/sec).*/\1/p' | mib2mb)"
+		b_sysb() { bkrun mem.bw.$op mem.bw.$op; }
+		p_sysb() {
+			have sysbench && put "sysbench.$op" "$(sysbench memory --memory-block-size="${MEM}M" \
+				--memory-total-size="$((MEM * 64))M" --memory-oper=$op --memory-access-mode=seq run 2>/dev/null |
+				sed -n 's/.*(\([0-9.]*\) MiB\/sec).*/\1/p' | mib2mb)"
+		}
+		pair sysb
 	done
 	# ---- net: loopback, the same duration and buffer length as the peers ----
 	# (PIN=taskset... runs bakeoff, the client and its embedded server, on one CPU)
@@ -452,27 +499,37 @@ while [ "$r" -le "$ROUNDS" ]; do
 		bk "$TMP/b.json" "$_k" "$(eval echo \${$#})"
 		rm -f "$TMP/b.json"
 	}
-	bknet net.tcp.bw --buf-len 128k --warmup "${NETOMIT}s" net.tcp.bw
-	have iperf3 && put iperf3.1 "$(iperf3_mbs 1)"
+	b_tcp() { bknet net.tcp.bw --buf-len 128k --warmup "${NETOMIT}s" net.tcp.bw; }
+	p_tcp() { have iperf3 && put iperf3.1 "$(iperf3_mbs 1)"; }
+	pair tcp
 	# Both ends on CPU 0 for both tools: the scheduler no longer places the
 	# two processes differently for the two programs (docs/peers.md, net).
 	if [ $HAVE_TASKSET = 1 ]; then
-		PIN="taskset -c 0" bknet net.tcp.bw1cpu --buf-len 128k --warmup "${NETOMIT}s" net.tcp.bw
-		have iperf3 && put iperf3.1cpu "$(iperf3_mbs 1 0,0)"
+		b_tcp1() { PIN="taskset -c 0" bknet net.tcp.bw1cpu --buf-len 128k --warmup "${NETOMIT}s" net.tcp.bw; }
+		p_tcp1() { have iperf3 && put iperf3.1cpu "$(iperf3_mbs 1 0,0)"; }
+		pair tcp1
 	fi
-	bknet net.tcp.bw2 --buf-len 128k --warmup "${NETOMIT}s" --streams 2 net.tcp.bw
-	have iperf3 && put iperf3.2 "$(iperf3_mbs 2)"
-	bknet net.tcp.lat net.tcp.lat
-	have qperf && put qperf.tcp_lat "$(qperf_rtt tcp_lat)"
-	bknet net.udp.lat net.udp.lat
-	have qperf && put qperf.udp_lat "$(qperf_rtt udp_lat)"
-	have sockperf && put sockperf.udp "$(sockperf_rtt)"
+	b_tcp2() { bknet net.tcp.bw2 --buf-len 128k --warmup "${NETOMIT}s" --streams 2 net.tcp.bw; }
+	p_tcp2() { have iperf3 && put iperf3.2 "$(iperf3_mbs 2)"; }
+	pair tcp2
+	b_tlat() { bknet net.tcp.lat net.tcp.lat; }
+	p_tlat() { have qperf && put qperf.tcp_lat "$(qperf_rtt tcp_lat)"; }
+	pair tlat
+	b_ulat() { bknet net.udp.lat net.udp.lat; }
+	p_ulat() {
+		have qperf && put qperf.udp_lat "$(qperf_rtt udp_lat)"
+		have sockperf && put sockperf.udp "$(sockperf_rtt)"
+	}
+	pair ulat
 	# time: bakeoff time and hyperfine, 5 runs each, on the same build
-	"$BAKEOFF" time -q -n 5 --prepare "make -s -C $TREE clean" -o "$TMP/b.json" -- \
-		make -s -C "$TREE" >/dev/null 2>"$TMP/err" || cat "$TMP/err"
-	bk "$TMP/b.json" time time
-	rm -f "$TMP/b.json" "$TMP/b.log"
-	[ $HAVE_HYPERFINE = 1 ] && put hyperfine.make "$(hyperfine_make)"
+	b_make() {
+		"$BAKEOFF" time -q -n 5 --prepare "make -s -C $TREE clean" -o "$TMP/b.json" -- \
+			make -s -C "$TREE" >/dev/null 2>"$TMP/err" || cat "$TMP/err"
+		bk "$TMP/b.json" time time
+		rm -f "$TMP/b.json" "$TMP/b.log"
+	}
+	p_make() { [ $HAVE_HYPERFINE = 1 ] && put hyperfine.make "$(hyperfine_make)"; }
+	pair make
 	fi
 	# lmbench 3's own tools, each after bakeoff's figure in odd rounds and
 	# before it in even ones
@@ -849,6 +906,7 @@ fi
 [ -n "${PEERS_VALS:-}" ] && cp "$TMP/vals" "$PEERS_VALS"
 # line FIGURE BAKEOFF_KEY UNIT PEER_KEY PEER_NAME WHY_MISSING
 line() {
+	order "$1" "$2" "$4"
 	b=$(median "$2")
 	p=$(median "$4")
 	awk -v f="$1" -v id="$2" -v b="$b" -v cv="$(median "$2.cv")" -v tw="$(median "$2.tw")" \
@@ -947,8 +1005,17 @@ for t in $IOZTESTS; do
 	line "iozone $(echo "$t" | tr _ ' ')" "bk.ioz.$t" MB/s "ioz.$t" "iozone -a -g 4m -e, files >= 1 MiB" "$WHY_IOZ"
 done
 fi
+if [ -s "$TMP/order" ]; then
+	echo
+	echo "Rows whose ratio moved with the order within a round (the median of the rounds'"
+	echo "ratios with bakeoff first, the odd rounds, and with the peer first; both orders alike:"
+	echo "their geometric mean):"
+	printf '%-24s %-18s %10s %10s %5s\n' "figure" "bakeoff id" "bk first" "peer first" "alike"
+	cat "$TMP/order"
+fi
 echo
-echo "Each figure is the median of $ROUNDS rounds (disk: $DROUNDS). bakeoff: its figure (the median of its"
+echo "Each figure is the median of $ROUNDS rounds (disk: $DROUNDS), each pair run bakeoff first in odd"
+echo "rounds and the peer first in even ones. bakeoff: its figure (the median of its"
 echo "samples) and CV; mean: the same samples as total work / total time, the statistic the"
 echo "peers print. ratio = the median of the rounds' bakeoff / peer (* where a round lacked one"
 echo "side: the ratio of the two medians), mean = mean / peer, in the same unit"

@@ -32,7 +32,8 @@ check "after a normal exit, no peer server is left ($S started; left: ${left:-no
 [ -z "$left" ] || kill $left 2>/dev/null
 
 P=$(free_port)
-(cd "$TMP/d" && PEERS_ONLY=nodisk PEERS_ROUNDS=1 PEERS_NET_PORT=$P BAKEOFF=$BAKEOFF \
+mkdir "$TMP/tmpd"
+(cd "$TMP/d" && PEERS_ONLY=nodisk PEERS_ROUNDS=1 PEERS_NET_PORT=$P BAKEOFF=$BAKEOFF TMPDIR="$TMP/tmpd" \
 	exec sh "$OLDPWD/scripts/peers.sh") >"$TMP/out2" 2>&1 &
 pid=$!
 i=0
@@ -41,6 +42,20 @@ while [ -z "$(servers "$P")" ] && [ $i -lt 50 ]; do
 	sleep 0.1
 done
 check "the servers were up" [ -n "$(servers "$P")" ]
+# an edit to scripts/peers.sh during a run must not reach the run: it runs
+# from a copy of its own, already unlinked
+if [ -r /proc/$pid/cmdline ]; then
+	script=$(tr '\0' ' ' </proc/$pid/cmdline | awk '{ print $2 }')
+	case $script in
+	"$TMP/tmpd/bakeoff-peers-sh."*) copy=1 ;;
+	*) copy=0 ;;
+	esac
+	check "the run reads a private copy of the script (it runs: ${script:-?})" [ $copy = 1 ]
+	check "the copy is unlinked while it runs" [ ! -e "$script" ]
+else
+	skip "no /proc/PID/cmdline to see which script the run reads"
+	skip "no /proc/PID/cmdline to see which script the run reads"
+fi
 kill -TERM $pid
 wait $pid
 rc=$?
@@ -50,4 +65,5 @@ left=$(servers "$P")
 check "after SIGTERM, no peer server is left (left: ${left:-none})" [ -z "$left" ]
 [ -z "$left" ] || kill $left 2>/dev/null
 check "no directory left behind" [ -z "$(ls -A "$TMP/d")" ]
+check "nothing left in TMPDIR ($(ls -A "$TMP/tmpd" | tr '\n' ' '))" [ -z "$(ls -A "$TMP/tmpd")" ]
 done_testing
