@@ -200,7 +200,7 @@ order() {
 		for (i = 0; i < nb; i++) { if (x[i] <= 0 || y[i] <= 0) exit; if (i % 2) e[ne++] = x[i] / y[i]; else o[no++] = x[i] / y[i] }
 		mo = med(o, no); me = med(e, ne)
 		if (mo >= 1.1 * me || me >= 1.1 * mo)
-			printf "%-24s %-18s %5.2f (%d) %5.2f (%d) %5.2f\n", f, b, mo, no, me, ne, sqrt(mo * me) }' "$TMP/vals" >>"$TMP/order"
+			printf "%-24s %-18s %6.2f (%2d) %6.2f (%2d) %6.2f\n", f, b, mo, no, me, ne, sqrt(mo * me) }' "$TMP/vals" >>"$TMP/order"
 }
 # bk FILE KEY ID [NAME] — put bakeoff's median for ID's figure NAME (default
 # the main one) from FILE under KEY, its CV
@@ -1010,7 +1010,7 @@ if [ -s "$TMP/order" ]; then
 	echo "Rows whose ratio moved with the order within a round (the median of the rounds'"
 	echo "ratios with bakeoff first, the odd rounds, and with the peer first; both orders alike:"
 	echo "their geometric mean):"
-	printf '%-24s %-18s %10s %10s %5s\n' "figure" "bakeoff id" "bk first" "peer first" "alike"
+	printf '%-24s %-18s %11s %11s %6s\n' "figure" "bakeoff id" "bk first" "peer first" "alike"
 	cat "$TMP/order"
 fi
 echo
