@@ -189,18 +189,19 @@ rmedian() {
 		print med(v, nb) }' "$TMP/vals"
 }
 # order NAME BAKEOFF_KEY PEER_KEY — where the rounds with bakeoff first (the
-# odd ones) and those with the peer first give medians of their ratios 10%
-# or more apart, a line for the note under the table: on a shared device
+# odd ones) and those with the peer first (two or more of each) give
+# medians of their ratios 10% or more apart, a line for the note under the
+# table: on a shared device
 # the first tool of a pair can find it faster, and an odd number of rounds
 # then gives one tool that place once more (their geometric mean weighs
 # both orders alike).
 order() {
 	awk -v f="$1" -v b="$2" -v p="$3" "$MEDIAN_AWK"' $1 == b { x[nb++] = $2 } $1 == p { y[np++] = $2 } END {
-		if (nb < 2 || nb != np) exit
+		if (nb < 4 || nb != np) exit
 		for (i = 0; i < nb; i++) { if (x[i] <= 0 || y[i] <= 0) exit; if (i % 2) e[ne++] = x[i] / y[i]; else o[no++] = x[i] / y[i] }
 		mo = med(o, no); me = med(e, ne)
 		if (mo >= 1.1 * me || me >= 1.1 * mo)
-			printf "%-24s %-18s %6.2f (%2d) %6.2f (%2d) %6.2f\n", f, b, mo, no, me, ne, sqrt(mo * me) }' "$TMP/vals" >>"$TMP/order"
+			printf "%-24s %-18s %6.2f (%2d) %6.2f (%2d) %6.2f\n", f, p, mo, no, me, ne, sqrt(mo * me) }' "$TMP/vals" >>"$TMP/order"
 }
 # bk FILE KEY ID [NAME] — put bakeoff's median for ID's figure NAME (default
 # the main one) from FILE under KEY, its CV
@@ -1007,10 +1008,11 @@ done
 fi
 if [ -s "$TMP/order" ]; then
 	echo
-	echo "Rows whose ratio moved with the order within a round (the median of the rounds'"
-	echo "ratios with bakeoff first, the odd rounds, and with the peer first; both orders alike:"
-	echo "their geometric mean):"
-	printf '%-24s %-18s %11s %11s %6s\n' "figure" "bakeoff id" "bk first" "peer first" "alike"
+	echo "Rows whose ratio moved 10% or more with the order within a round (the median of the"
+	echo "rounds' ratios with bakeoff first, the odd rounds, and with the peer first, and how many;"
+	echo "both orders alike: their geometric mean). Single rounds swing too: a row here is a"
+	echo "question, not yet a cause."
+	printf '%-24s %-18s %11s %11s %6s\n' "figure" "peer" "bk first" "peer first" "alike"
 	cat "$TMP/order"
 fi
 echo
