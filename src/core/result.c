@@ -470,16 +470,17 @@ static int need_num(struct rd *rd, const struct json *obj, const char *key, doub
 	return 0;
 }
 
-/* A count (iterations, parallel, samples): a whole number from 0 to max, so
- * converting it to an integer type is defined whatever the file says. */
-static int need_count(struct rd *rd, const struct json *obj, const char *key, double max,
-		      double *out)
+/* A count (iterations, parallel, samples, a latency histogram's count, the
+ * run's runs): a whole number from min to max, so converting it to an
+ * integer type is defined whatever the file says. */
+static int need_count(struct rd *rd, const struct json *obj, const char *key, double min,
+		      double max, double *out)
 {
 	if (need_num(rd, obj, key, out) < 0)
 		return -1;
-	if (!(*out >= 0 && *out <= max && *out == floor(*out)))
-		return rd_fail(rd, json_get(obj, key), "\"%s\" must be a whole number from 0 to %.0f",
-			       key, max);
+	if (!(*out >= min && *out <= max && *out == floor(*out)))
+		return rd_fail(rd, json_get(obj, key), "\"%s\" must be a whole number from %.0f to %.0f",
+			       key, min, max);
 	return 0;
 }
 
@@ -569,13 +570,11 @@ static int read_metric_extra(struct rd *rd, const struct json *j, struct metric 
 
 		if (o->type != JSON_OBJECT)
 			return rd_fail(rd, o, "\"latency\" must be an object");
-		if (!(v = need(rd, o, "unit", JSON_STRING)) || need_num(rd, o, "count", &cnt) < 0 ||
+		if (!(v = need(rd, o, "unit", JSON_STRING)) || need_count(rd, o, "count", 1, 1e18, &cnt) < 0 ||
 		    need_num(rd, o, "p50", &m->hist_p50) < 0 || need_num(rd, o, "p90", &m->hist_p90) < 0 ||
 		    need_num(rd, o, "p99", &m->hist_p99) < 0 ||
 		    need_num(rd, o, "p99.9", &m->hist_p999) < 0 || need_num(rd, o, "max", &m->hist_max) < 0)
 			return -1;
-		if (!(cnt >= 1 && cnt < 1e18))
-			return rd_fail(rd, o, "latency \"count\" must be a positive whole number");
 		if (json_get(o, "mean") && need_num(rd, o, "mean", &m->hist_mean) < 0)
 			return -1;
 		m->hist_count = (uint64_t)cnt;
@@ -645,7 +644,7 @@ static int read_metric(struct rd *rd, const struct json *j, struct bench_result 
 	if (need_num(rd, j, "median", &m->st.median) < 0 || need_num(rd, j, "min", &m->st.min) < 0 ||
 	    need_num(rd, j, "max", &m->st.max) < 0 || need_num(rd, j, "mean", &m->st.mean) < 0 ||
 	    need_num(rd, j, "stddev", &m->st.stddev) < 0 || need_num(rd, j, "cv", &m->st.cv) < 0 ||
-	    need_count(rd, j, "iterations", 1e18, &iter) < 0 || need_num(rd, j, "overhead_ns", &over) < 0)
+	    need_count(rd, j, "iterations", 0, 1e18, &iter) < 0 || need_num(rd, j, "overhead_ns", &over) < 0)
 		goto out;
 	m->st.n = ns;
 	m->st.ci_lo = ci[0];
@@ -796,13 +795,13 @@ static int read_result(struct rd *rd, const struct json *root, struct result *r)
 			return rd_fail(rd, v, "\"incomplete\" must be true or false");
 		r->incomplete = v->boolean;
 	}
-	if (need_count(rd, run, "parallel", 1e6, &d) < 0)
+	if (need_count(rd, run, "parallel", 0, 1e6, &d) < 0)
 		return -1;
 	r->parallel = (int)d;
-	if ((v = json_get(run, "runs"))) {
-		if (v->type != JSON_NUMBER || !(v->number >= 1 && v->number <= 1000))
-			return rd_fail(rd, v, "\"runs\" must be a whole number from 1 to 1000");
-		r->runs = (int)v->number;
+	if (json_get(run, "runs")) {
+		if (need_count(rd, run, "runs", 1, 1000, &d) < 0)
+			return -1;
+		r->runs = (int)d;
 	}
 	if ((v = json_get(run, "fleet"))) {
 		const struct json *id = json_get(v, "id"), *fh = json_get(v, "host");
@@ -834,7 +833,7 @@ static int read_result(struct rd *rd, const struct json *root, struct result *r)
 	    need_num(rd, h, "clock_cost_ns", &r->clock.cost_ns) < 0 ||
 	    need_num(rd, h, "loop_overhead_ns", &r->loop_ns) < 0 ||
 	    need_num(rd, h, "target_sample_ns", &r->target_sample_ns) < 0 ||
-	    need_count(rd, h, "samples", 1e6, &d) < 0)
+	    need_count(rd, h, "samples", 0, 1e6, &d) < 0)
 		return -1;
 	r->samples = (int)d;
 	if ((v = json_get(h, "ci_target"))) {

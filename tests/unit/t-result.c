@@ -178,16 +178,33 @@ int main(void)
 	}
 
 	/* A count too big for its integer type is refused, not converted
-	 * (the fuzzer's 5e123 iterations; converting it is undefined). */
+	 * (the fuzzer's 5e123 iterations; converting it is undefined), and so
+	 * is one that is not whole or below its least (a latency histogram
+	 * counts 1 or more, a run's runs are 1 to 1000). */
 	{
 		static const struct { const char *key, *bad; } counts[] = {
 			{ "\"iterations\": ", "5.1e123" }, { "\"iterations\": ", "-1" },
 			{ "\"iterations\": ", "2.5" }, { "\"parallel\": ", "-3e300" },
-			{ "\"samples\": ", "null" },
+			{ "\"samples\": ", "null" }, { "\"count\": ", "2.5" }, { "\"count\": ", "0" },
+			{ "\"runs\": ", "1.5" }, { "\"runs\": ", "1001" },
 		};
-		char *t2 = render(&a);
+		struct result d;
+		char *t2;
 		size_t k;
 
+		build(&d);	/* with a latency histogram and runs, which a's file lacks */
+		d.runs = 3;
+		d.benches[0].metrics[0].hist_count = 10;
+		snprintf(d.benches[0].metrics[0].hist_unit, sizeof(d.benches[0].metrics[0].hist_unit), "ns");
+		t2 = render(&d);
+		{
+			struct result c;
+
+			ok(t2 && result_from_json(t2, strlen(t2), &c, &off, err, sizeof(err)) == 0 &&
+			   c.runs == 3 && c.benches[0].metrics[0].hist_count == 10,
+			   "whole counts in range read back: %s", err);
+			result_free(&c);
+		}
 		for (k = 0; t2 && k < sizeof(counts) / sizeof(counts[0]); k++) {
 			char *p = strstr(t2, counts[k].key), *t3;
 			struct result c;
@@ -206,6 +223,7 @@ int main(void)
 			free(t3);
 		}
 		free(t2);
+		result_free(&d);
 	}
 
 	/* --runs: three runs folded into one, and the run medians round-trip. */
