@@ -105,6 +105,12 @@ uint64_t memlat_main_size(const struct bench_opts *o, const struct sysinfo *si);
 /* A buffer with every page faulted in before timing; NULL when out of
  * memory or interrupted (the faults of a few GiB take seconds). */
 void *memlat_alloc(size_t bytes);
+/* mem.peak's read loop (mem.loaded's full load too): words 64-bit words
+ * read, each 64-byte line with four 16-byte loads OR-ed into four
+ * accumulators where the build has SSE2 and w is 16-byte aligned (vm_sum's
+ * four sums elsewhere);
+ * returns their OR, for bench_use. */
+uint64_t memlat_sweep(const uint64_t *w, size_t words);
 /* Set-up failed: ctx->reason says "interrupted", or why (and the bytes);
  * returns -1. */
 int memlat_failed(struct bench_ctx *ctx, const char *why, uint64_t bytes);

@@ -100,9 +100,9 @@ static void loader(struct ld_ctl *c, int k, int cpu, size_t bytes)
 			continue;
 		}
 		run = LD_LINES;
-		if (d == 0) {	/* full load: mem.peak's read loop (vm_sum), to the end at most */
+		if (d == 0) {	/* full load: mem.peak's read loop, to the end at most */
 			run = lines - at < LD_LINES ? lines - at : LD_LINES;
-			sum += vm_sum(buf + at * 8, run * 64);
+			sum += memlat_sweep(buf + at * 8, run * 8);
 			at = at + run < lines ? at + run : 0;
 		} else
 			for (size_t l = 0; l < LD_LINES; l++, at = at + 1 < lines ? at + 1 : 0) {

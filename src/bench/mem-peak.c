@@ -2,7 +2,7 @@
  * (Intel MLC's --peak_injection_bandwidth).
  *
  * Each mix is a loop over 64-bit words of arrays far beyond the caches:
- *   read   a sum of a[i] (four accumulators): reads only
+ *   read   every word OR-ed into four accumulators: reads only
  *   3:1    a[i] = b[i] + c[i] + d[i]: three reads to one write
  *   2:1    a[i] = b[i] + c[i] (STREAM's Add)
  *   1:1    a[i] = b[i] (a copy by hand, not memcpy, whose large copies
@@ -115,14 +115,15 @@ static int setup_ntw(struct bench_ctx *ctx, void **state)
 	return pk_setup(ctx, state, 1);
 }
 
-/* mem.bw.read's loop: a sum of the words, four accumulators (vm_sum) */
+/* The read mix: memlat_sweep's lines (as few instructions a line as
+ * likwid-bench's load_sse; docs/peers.md) */
 static int op_read(void *state, uint64_t n)
 {
 	const struct pk *s = state;
 	uint64_t sum = 0;
 
 	for (uint64_t k = 0; k < n; k++) {
-		sum += vm_sum(s->a[0], s->words * 8);
+		sum += memlat_sweep(s->a[0], s->words);
 		BENCH_KEEP(sum);
 	}
 	bench_use(sum);
