@@ -41,8 +41,8 @@
 #include "result.h"
 #include "scratch.h"
 #include "stats.h"
-#include "vm.h"
 #include "sysinfo.h"
+#include "vm.h"
 
 #define LAT_NODE 64		/* bytes per node of mem.lat: one cache line */
 #define LAT_JUMP 1.4		/* a new plateau starts 40% above the last point */
@@ -414,7 +414,7 @@ void *memlat_alloc(size_t bytes)
 
 /* A line's four ORs from memory (and the loop's three instructions): seven
  * instructions a line, as likwid-bench's load_sse. vm_sum (mem.bw.read's
- * sum: 32 bytes and 8 instructions an iteration) reached 0.85-0.92 of
+ * sum: 32 bytes and 8 instructions an iteration) reached 0.85-0.91 of
  * this loop on one Zen 3 core under KVM, whose lines in flight are bounded
  * by the instructions its window holds (docs/peers.md). */
 uint64_t memlat_sweep(const uint64_t *w, size_t words)

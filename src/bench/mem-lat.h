@@ -107,9 +107,8 @@ uint64_t memlat_main_size(const struct bench_opts *o, const struct sysinfo *si);
 void *memlat_alloc(size_t bytes);
 /* mem.peak's read loop (mem.loaded's full load too): words 64-bit words
  * read, each 64-byte line with four 16-byte loads OR-ed into four
- * accumulators where the build has SSE2 and w is 16-byte aligned (vm_sum's
- * four sums elsewhere);
- * returns their OR, for bench_use. */
+ * accumulators where the build has SSE2 and w is 16-byte aligned (else
+ * vm_sum's four sums); returns what it read combined, for bench_use. */
 uint64_t memlat_sweep(const uint64_t *w, size_t words);
 /* Set-up failed: ctx->reason says "interrupted", or why (and the bytes);
  * returns -1. */

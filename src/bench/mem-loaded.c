@@ -39,7 +39,6 @@
 #include "scratch.h"
 #include "sysinfo.h"
 #include "units.h"
-#include "vm.h"
 
 #define LD_MAX 256		/* loaders at most */
 #define LD_LINES 4096		/* lines between counter updates (256 KiB) */

@@ -37,7 +37,6 @@
 #include "result.h"
 #include "sysinfo.h"
 #include "units.h"
-#include "vm.h"
 
 #define PK_ARRAYS 4
 #define PK_CHUNK 64		/* words between compiler barriers: no memcpy/memset */
