@@ -3,9 +3,9 @@
  * into series by machine, and each figure's timeline searched for change
  * points: E-divisive with means (core/changepoint.c) proposes a split,
  * Yuen's trimmed t interval on the logs of the run medians must exclude no
- * change, a rank test must agree, and the change must clear the noise floor: learned from the series'
- * own run-to-run spread when it has enough runs, else compare's fixed
- * floor of that kind of figure. */
+ * change, a rank test must agree, and the change must clear the noise
+ * floor: learned from the series' own run-to-run spread when it has enough
+ * runs, else compare's fixed floor of that kind of figure. */
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
