@@ -11,8 +11,8 @@
  * Where lat_select differs: it passes nfds = 100 (the descriptor count)
  * rather than the highest descriptor + 1, so the kernel scans descriptors
  * 0..99 and the few dup()s numbered 100 and above are never looked at; we
- * pass the highest + 1, so all 100 are. The difference is a few
- * descriptors' worth of a scan, well under the run-to-run noise. */
+ * pass the highest + 1, so all 100 are. On TCP sockets that made
+ * lat_select 5% faster here (docs/peers.md). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

@@ -70,9 +70,10 @@ static const struct optdef optdefs[] = {
 	  "timed repetitions of a long operation", RES_NONE, 0, 0, 0 },
 	{ "duration", OT_DURATION, CFG(duration_ns), NULL, NULL, 100 * MS, 86400 * S, "@long",
 	  "a time-based operation runs this long per repetition; others repeat until it has passed", RES_NONE, 0, 0, 0 },
-	{ "warmup", OT_WARMUP, IN_CFG, 0, 0, NULL, NULL, 0, 86400 * S, "@long",
+	{ "warmup", OT_WARMUP, IN_CFG, 0, 0, NULL, NULL, 0, 86400 * S, "*",
 	  "N repetitions run and discarded first, or DUR: the first DUR of each repetition "
-	  "is left out of its figure (fio's ramp_time, iperf3's omit)", RES_NONE, 0, 0, 0 },
+	  "is left out of its figure (fio's ramp_time, iperf3's omit); a calibrated loop "
+	  "runs N samples, or DUR of calls, untimed before its first sample", RES_NONE, 0, 0, 0 },
 	{ "steady-state", OT_STEADY, IN_CFG, 0, 0, NULL, NULL, 0, 86400 * S, "@long",
 	  "KIND:PCT:DUR (iops:1%:30s, bw:2%:10s): a time-based operation first runs until its "
 	  "--interval figures over the last DUR are all within PCT of their mean (fio's "

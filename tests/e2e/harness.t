@@ -5,7 +5,7 @@
 # ignores it, and leaves no scratch; --op-timeout ends an operation that
 # blocks forever; kill -9 of bakeoff leaves a valid result with what
 # finished; a long operation keeps intervals and latency percentiles, and
-# shows progress only on a terminal.
+# shows progress only on a terminal; --warmup reaches calibrated loops.
 . tests/e2e/lib.sh
 B=${BAKEOFF_TESTING:-}
 case $B in "" | /*) ;; *) B=$(pwd)/$B ;; esac
@@ -149,4 +149,14 @@ done
 "$B" run --samples 3 --sample-time 1ms -o "$TMP/noci.json" test.ok >/dev/null 2>&1
 check "without --ci-target, no target is recorded" \
 	[ -z "$(jget "$TMP/noci.json" '$r->{run}{harness}{ci_target} // metric("test.ok")->{ci_target}')" ]
+
+# --warmup reaches a calibrated loop (it was for long operations alone):
+# N samples or DUR of calls, untimed, recorded as a parameter.
+"$B" run -q --samples 3 --sample-time 1ms --warmup 2 -o "$TMP/wn.json" test.ok >/dev/null 2>&1
+ok $? "--warmup 2 on a calibrated loop: exit 0"
+check "  warmup_samples 2 recorded" [ "$(jget "$TMP/wn.json" 'bench("test.ok")->{params}{warmup_samples}')" = 2 ]
+"$B" run -q --samples 3 --sample-time 1ms --warmup 30ms -o "$TMP/wd.json" test.ok >/dev/null 2>&1
+ok $? "--warmup 30ms on a calibrated loop: exit 0"
+check "  warmup_s 0.03 recorded, no warmup_samples" \
+	[ "$(jget "$TMP/wd.json" 'my $p = bench("test.ok")->{params}; ($p->{warmup_s} // "") . "/" . ($p->{warmup_samples} // "")')" = 0.03/ ]
 done_testing

@@ -6,7 +6,8 @@
  * times, adding throughputs); --ci-target samples until the interval is
  * narrow enough or the budget is spent, and records a miss; a set of
  * measures sampled in rounds keeps their ratio on a machine that drifts,
- * where measuring one after the other does not. */
+ * where measuring one after the other does not; --warmup leaves a slow
+ * start out. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,17 @@ static int drift_op(void *state, uint64_t n)
 {
 	fake_t += (uint64_t)((double)n * (*(double *)state * drift) + (double)(n * fake_loop_ns));
 	drift += 0.002;
+	return 0;
+}
+
+/* A machine that runs at half speed until the fake clock reaches
+ * cold_until (a virtual CPU coming back from idle). */
+static uint64_t cold_until;
+
+static int cold_op(void *state, uint64_t n)
+{
+	(void)state;
+	fake_t += n * ((fake_t < cold_until ? 2 : 1) * fake_op_ns + fake_loop_ns);
 	return 0;
 }
 
@@ -238,6 +250,46 @@ int main(void)
 		harness_measure(&ctx, &ms[1], &seq[1]);
 		ok(fabs(seq[1] / seq[0] / 3 - 1) > 0.01,
 		   "  one after the other: ratio %.4f (the check above can fail)", seq[1] / seq[0]);
+	}
+
+	/* 3d. --warmup on a calibrated loop: a machine at half speed for its
+	 * first 0.5 s reads 200 ns without it; after 1 s of untimed calls, or
+	 * 100 samples thrown away, every sample reads 100 ns, and the result
+	 * says which warm-up ran. */
+	{
+		struct bench_result *wb;
+		struct measure cm = { .name = "", .unit = "ns", .kind = KIND_LATENCY, .op = cold_op };
+		struct bench_ctx wctx = { .h = &h };
+
+		fake_harness(&h);
+		wctx.res = wb = result_add_bench(&r, "w0", "w0", "w0");
+		cold_until = fake_t + 500000000ull;
+		harness_measure(&wctx, &cm, &med);
+		is_num(med, 200, 1e-9, "no --warmup: the cold machine's 200 ns");
+		ok(!result_param(wb, "warmup_s") && !result_param(wb, "warmup_samples"),
+		   "  and no warm-up recorded");
+		fake_harness(&h);
+		h.cfg.ramp_ns = 1000000000ull;
+		wctx.res = wb = result_add_bench(&r, "w1", "w1", "w1");
+		cold_until = fake_t + 500000000ull;
+		harness_measure(&wctx, &cm, &med);
+		met = result_metric(wb, "");
+		ok(met && met->st.min == 100 && met->st.max == 100,
+		   "--warmup 1s: every sample 100 ns (%g..%g)", met ? met->st.min : -1,
+		   met ? met->st.max : -1);
+		ok(result_param(wb, "warmup_s") && result_param(wb, "warmup_s")->num == 1,
+		   "  warmup_s 1 recorded");
+		fake_harness(&h);
+		h.cfg.warmup_reps = 100;
+		wctx.res = wb = result_add_bench(&r, "w2", "w2", "w2");
+		cold_until = fake_t + 500000000ull;
+		harness_measure(&wctx, &cm, &med);
+		met = result_metric(wb, "");
+		ok(met && met->st.min == 100 && met->st.max == 100,
+		   "--warmup 100: every sample 100 ns (%g..%g)", met ? met->st.min : -1,
+		   met ? met->st.max : -1);
+		ok(result_param(wb, "warmup_samples") && result_param(wb, "warmup_samples")->num == 100,
+		   "  warmup_samples 100 recorded");
 	}
 
 	/* 4. Real clock: a 2 us busy wait per operation. */
