@@ -21,8 +21,8 @@ void *memlat_node(const struct memlat_chain *c, size_t k);
 /* Link the nodes into one cycle through every node: a uniformly random
  * cyclic permutation (random MEMLAT_RANDOM: Sattolo's algorithm, seeded by
  * *seed, which advances), address order (MEMLAT_ORDER), or MEMLAT_PAGES:
- * the 4 KiB pages in a random order, each page's nodes in a random order
- * before the next page's (lmbench's par_mem order: a miss per node, a TLB
+ * the 4 KiB pages in a random order, each page's nodes before the next
+ * page's in lmbench's bit-reversed order (par_mem's: a miss per node, a TLB
  * miss per page). Returns node 0. */
 enum { MEMLAT_ORDER = 0, MEMLAT_RANDOM = 1, MEMLAT_PAGES = 2 };
 void *memlat_link(const struct memlat_chain *c, int random, uint64_t *seed);

@@ -2,7 +2,8 @@
  * independent cache misses one core keeps in flight.
  *
  * One cyclic chain of 64-byte nodes in lmbench's order (the pages in a
- * random order, each page's lines in a random order before the next page's:
+ * random order, each page's lines before the next page's in lmbench's
+ * bit-reversed order:
  * a cache miss per load, a TLB miss per page) over a buffer beyond the
  * last-level cache (mem.lat's main-memory reach), walked by K chasers at
  * once, K = 1..16: chaser j starts j/K of the way round the cycle, so the K

@@ -1,5 +1,6 @@
 /* t-memlat.c — the pointer chains of mem.lat/mem.tlb (every node once per
- * cycle, in both orders, with and without page colouring), the plateau
+ * cycle, in both orders, with and without page colouring; the by-page
+ * chain in lmbench's bit-reversed order within each page), the plateau
  * finder on synthetic latency curves, and the curve reader (caches, main
  * memory) on real curves: three runs of mem.lat on an AMD EPYC guest kept
  * in tests/data/ (one that an older reader misread, calling a 16.8 ns
@@ -11,6 +12,17 @@
 #include "bench/mem-lat.h"
 #include "result.h"
 #include "sysinfo.h"
+
+/* k's six bits reversed: lmbench's order of a page's 64 lines */
+static size_t rev6(size_t k)
+{
+	size_t r = 0;
+	int b;
+
+	for (b = 0; b < 6; b++)
+		r |= (k >> b & 1) << (5 - b);
+	return r;
+}
 
 static void chains(void)
 {
@@ -50,7 +62,7 @@ static void chains(void)
 			 * changes once per page, and not every step is +1 */
 			if (nodes[i] >= 128) {
 				void **p = memlat_link(&c, MEMLAT_PAGES, &seed);
-				size_t changes = 0, plus1 = 0;
+				size_t changes = 0, plus1 = 0, notrev = 0;
 
 				for (k = 0; k < nodes[i]; k++, p = *p) {
 					size_t from = (size_t)((char *)p - c.base) / 64;
@@ -58,10 +70,16 @@ static void chains(void)
 
 					changes += from / 64 != to / 64;
 					plus1 += to == from + 1;
+					/* within a whole page, lmbench's order: the
+					 * next index of the bit-reversed count */
+					if (from / 64 == to / 64 && from / 64 < nodes[i] / 64)
+						notrev += rev6(rev6(from % 64) + 1) != to % 64;
 				}
 				ok(changes == (nodes[i] + 63) / 64 && plus1 < nodes[i] / 2,
 				   "by-page chain of %zu: %zu page changes, %zu of its steps +1", nodes[i],
 				   changes, plus1);
+				ok(notrev == 0, "  each page's nodes bit-reversed, 0 32 16 48 ... "
+				   "(%zu steps not)", notrev);
 			}
 			/* Break it: node 1 points to itself — a short cycle. */
 			*(void **)memlat_node(&c, 1) = memlat_node(&c, 1);
