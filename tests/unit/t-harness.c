@@ -257,39 +257,41 @@ int main(void)
 	 * 100 samples thrown away, every sample reads 100 ns, and the result
 	 * says which warm-up ran. */
 	{
-		struct bench_result *wb;
+		static const struct {
+			uint64_t ramp_ns;
+			int reps;
+			const char *what, *param;
+		} w[] = {
+			{ 0, 0, "no --warmup", NULL },
+			{ 1000000000ull, 0, "--warmup 1s", "warmup_s" },
+			{ 0, 100, "--warmup 100", "warmup_samples" },
+		};
 		struct measure cm = { .name = "", .unit = "ns", .kind = KIND_LATENCY, .op = cold_op };
 		struct bench_ctx wctx = { .h = &h };
 
-		fake_harness(&h);
-		wctx.res = wb = result_add_bench(&r, "w0", "w0", "w0");
-		cold_until = fake_t + 500000000ull;
-		harness_measure(&wctx, &cm, &med);
-		is_num(med, 200, 1e-9, "no --warmup: the cold machine's 200 ns");
-		ok(!result_param(wb, "warmup_s") && !result_param(wb, "warmup_samples"),
-		   "  and no warm-up recorded");
-		fake_harness(&h);
-		h.cfg.ramp_ns = 1000000000ull;
-		wctx.res = wb = result_add_bench(&r, "w1", "w1", "w1");
-		cold_until = fake_t + 500000000ull;
-		harness_measure(&wctx, &cm, &med);
-		met = result_metric(wb, "");
-		ok(met && met->st.min == 100 && met->st.max == 100,
-		   "--warmup 1s: every sample 100 ns (%g..%g)", met ? met->st.min : -1,
-		   met ? met->st.max : -1);
-		ok(result_param(wb, "warmup_s") && result_param(wb, "warmup_s")->num == 1,
-		   "  warmup_s 1 recorded");
-		fake_harness(&h);
-		h.cfg.warmup_reps = 100;
-		wctx.res = wb = result_add_bench(&r, "w2", "w2", "w2");
-		cold_until = fake_t + 500000000ull;
-		harness_measure(&wctx, &cm, &med);
-		met = result_metric(wb, "");
-		ok(met && met->st.min == 100 && met->st.max == 100,
-		   "--warmup 100: every sample 100 ns (%g..%g)", met ? met->st.min : -1,
-		   met ? met->st.max : -1);
-		ok(result_param(wb, "warmup_samples") && result_param(wb, "warmup_samples")->num == 100,
-		   "  warmup_samples 100 recorded");
+		for (i = 0; i < sizeof(w) / sizeof(w[0]); i++) {
+			const struct param *ps, *pn;
+
+			fake_harness(&h);
+			h.cfg.ramp_ns = w[i].ramp_ns;
+			h.cfg.warmup_reps = w[i].reps;
+			wctx.res = result_add_bench(&r, w[i].what, "w", "w");
+			cold_until = fake_t + 500000000ull;
+			harness_measure(&wctx, &cm, &med);
+			met = result_metric(wctx.res, "");
+			ps = result_param(wctx.res, "warmup_s");
+			pn = result_param(wctx.res, "warmup_samples");
+			if (!w[i].param) {
+				ok(met && met->st.min == 200 && met->st.max == 200 && !ps && !pn,
+				   "%s: every sample the cold machine's 200 ns, no warm-up recorded",
+				   w[i].what);
+				continue;
+			}
+			ok(met && met->st.min == 100 && met->st.max == 100,
+			   "%s: every sample 100 ns (%g..%g)", w[i].what, met ? met->st.min : -1,
+			   met ? met->st.max : -1);
+			ok(ps ? !pn && ps->num == 1 : pn && pn->num == 100, "  %s recorded", w[i].param);
+		}
 	}
 
 	/* 4. Real clock: a 2 us busy wait per operation. */
