@@ -83,8 +83,8 @@ static size_t bitrev(size_t k, int bits)
 /* MEMLAT_PAGES: the pages (4 KiB of nodes) in a random order, and each
  * page's nodes, before the next page's, in lmbench's order: node indexes
  * bit-reversed (0, 32, 16, 48, 8, ... of 64), the same in every page. A
- * random order within the page let Zen 3's prefetchers halve one chaser's
- * time per load (45 against 85 ns on 128 MiB, docs/peers.md), which is
+ * random order within the page made one chaser's load take 38-48 ns on
+ * a Zen 3 guest, against 65-93 ns bit-reversed (128 MiB, docs/peers.md):
  * not a miss per load. */
 static void *link_by_page(const struct memlat_chain *c, uint64_t *seed)
 {

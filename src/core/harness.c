@@ -407,6 +407,27 @@ void harness_cpu_record(struct metric *m, const struct harness_cpu *c0, const st
 	m->cpu_sys_s = c1->sys_s - c0->sys_s;
 }
 
+/* --warmup for a calibrated loop, once it is calibrated: DUR of untimed
+ * calls, or N calls (samples) thrown away; hyperfine's --warmup, lmbench's
+ * -W. Before copies_start(), so --parallel copies still start sampling
+ * together. (lmbench's tools time after their own timer calibration,
+ * which keeps the CPU busy for seconds: docs/peers.md.) */
+static int warm_up(struct bench_ctx *ctx, const struct measure *m, uint64_t n)
+{
+	const struct harness_cfg *cfg = &ctx->h->cfg;
+	uint64_t start = cfg->now(), t0, t1;
+	int r;
+
+	if (cfg->ramp_ns)
+		result_param_num(ctx->res, "warmup_s", (double)cfg->ramp_ns / 1e9);
+	else if (cfg->warmup_reps)
+		result_param_num(ctx->res, "warmup_samples", cfg->warmup_reps);
+	for (r = 0; cfg->ramp_ns ? cfg->now() - start < cfg->ramp_ns : r < cfg->warmup_reps; r++)
+		if (timed_call(ctx, m, n, &t0, &t1) < 0)
+			return -1;
+	return 0;
+}
+
 /* Calibrate: grow *n until a call reaches the target; one slow call (an
  * interruption) must not settle it, so the target is confirmed by a
  * second call and the shorter of the two decides. At most half the budget
@@ -440,30 +461,9 @@ static int calibrate(struct bench_ctx *ctx, const struct measure *m, uint64_t *n
 		mult = mult < 2 ? 2 : mult > 100 ? 100 : mult;
 		*n = (uint64_t)ceil((double)*n * mult);
 	}
+	if (warm_up(ctx, m, *n) < 0)
+		return -1;
 	return copies_start(ctx, n);
-}
-
-/* --warmup for calibrated loops, after calibration and before the first
- * sample: DUR of untimed calls of every measure in turn, or N rounds of
- * samples thrown away (hyperfine's --warmup, lmbench's -W). A CPU-bound
- * loop can run slower in its first seconds after the CPU was idle (a
- * virtual CPU here: docs/peers.md, select on TCP sockets); lmbench's own
- * timer calibration keeps the CPU busy for seconds before it measures. */
-static int warm_up(struct bench_ctx *ctx, const struct measure *ms, const struct sampled *sp, int nm)
-{
-	const struct harness_cfg *cfg = &ctx->h->cfg;
-	uint64_t start = cfg->now(), t0, t1;
-	int r, i;
-
-	if (cfg->ramp_ns)
-		result_param_num(ctx->res, "warmup_s", (double)cfg->ramp_ns / 1e9);
-	else if (cfg->warmup_reps)
-		result_param_num(ctx->res, "warmup_samples", cfg->warmup_reps);
-	for (r = 0; cfg->ramp_ns ? cfg->now() - start < cfg->ramp_ns : r < cfg->warmup_reps; r++)
-		for (i = 0; i < nm; i++)
-			if (timed_call(ctx, &ms[i], sp[i].n, &t0, &t1) < 0)
-				return -1;
-	return 0;
 }
 
 /* Record a measure's k samples as a metric of ctx->res. */
@@ -540,11 +540,8 @@ int harness_measure_set(struct bench_ctx *ctx, const struct measure *ms, int nm,
 			goto out;
 		sp[i].over = h->clk.cost_ns + (double)sp[i].n * (ms[i].no_loop_overhead ? 0 : h->loop_ns);
 	}
-	if (cfg->ramp_ns || cfg->warmup_reps) {
-		if (warm_up(ctx, ms, sp, nm) < 0)
-			goto out;
+	if (cfg->ramp_ns || cfg->warmup_reps)
 		start = cfg->now();	/* the budget leaves the warm-up out */
-	}
 	harness_cpu(&cpu0);
 	/* Sample the measures in turn, one sample each per round, so that a
 	 * machine that drifts moves all of them alike. The budget counts from

@@ -295,8 +295,9 @@ static const char *const settings[] = {
 	"files", "file_dirs", "seeks", "seekers", "direct", "copies", "parallel", "pinned", "procs",
 	"ctx_sizes_bytes", "direction", "mode", "runtime_s", "device_path", "fs_type", "capped_by_ram",
 	"program", "shell", "chain", "ops_per_call", "par_ops_per_call", "par_chains", "command",
-	"prepare", "runs", "warmup_runs", "warmup_s", "warmup_samples", "chain_adds", "touch_stride_bytes", "stride_bytes",
-	"node_bytes", "bytes_per_element", "compiler", "cflags", "interleaved", "per_char", NULL,
+	"prepare", "runs", "warmup_runs", "warmup_s", "warmup_samples", "chain_adds",
+	"touch_stride_bytes", "stride_bytes", "node_bytes", "bytes_per_element", "compiler", "cflags",
+	"interleaved", "per_char", NULL,
 };
 
 int compare_param_is_setting(const char *key)
