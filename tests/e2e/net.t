@@ -4,7 +4,8 @@
 # personality's line shape, and `bakeoff serve` meeting garbage, truncated
 # messages, an oversized line, a wrong token and a full house before
 # serving a normal test; the faults (port in use, unreachable peer, wrong
-# token, server killed mid-test); SIGTERM; IPv6 when ::1 exists.
+# token, server killed mid-test); a connection closed unanswered, tried
+# again; SIGTERM; IPv6 when ::1 exists.
 . tests/e2e/lib.sh
 mkdir "$TMP/s"
 # A free port: the kernel's choice, read back by perl (core IO::Socket::INET).
@@ -251,6 +252,37 @@ check "server killed: net.tcp.bw failed" [ "$(status "$TMP/k.json" net.tcp.bw)" 
 check "server killed: with a reason" [ -n "$(jget "$TMP/k.json" 'bench("net.tcp.bw")->{reason}')" ]
 check "server killed: the run went on to net.tcp.lat" [ -n "$(status "$TMP/k.json" net.tcp.lat)" ]
 check "server killed: over within 20 s (took $took s)" [ "$took" -lt 20 ]
+
+# A server that closed the connection unanswered (as one pushes out the
+# oldest silent connections of a flooding address, which may be the
+# client's own): the client tries again, twice at most. A relay whose first
+# connection it closes at once, and which passes the later ones on.
+P=$(free_port)
+PX=$(free_port)
+"$BAKEOFF" serve --listen "127.0.0.1:$P" 2>/dev/null &
+SRV=$!
+perl -MIO::Socket::INET -MIO::Select -e '
+	my ($lp, $tp, $log) = @ARGV; $SIG{CHLD} = "IGNORE";
+	my $l = IO::Socket::INET->new(LocalAddr => "127.0.0.1:$lp", Listen => 8, ReuseAddr => 1) or die "relay: $!\n";
+	for (my $n = 1; my $c = $l->accept; $n++) {
+		open my $f, ">>", $log; print $f "$n\n"; close $f;
+		if ($n == 1) { close $c; next }
+		next if fork;
+		my $t = IO::Socket::INET->new("127.0.0.1:$tp") or exit 1;
+		my $sel = IO::Select->new($c, $t);
+		while (my @r = $sel->can_read(30)) {
+			for my $h (@r) { sysread($h, my $b, 65536) or exit 0; syswrite($h == $c ? $t : $c, $b) }
+		}
+		exit 0;
+	}' "$PX" "$P" "$TMP/relay.log" &
+RELAY=$!
+sleep 0.5
+"$BAKEOFF" run -q --quick --peer "127.0.0.1:$PX" -o "$TMP/retry.json" net.tcp.lat >/dev/null 2>"$TMP/err"
+ok $? "first connection closed unanswered: the run exits 0 ($(head -c 200 "$TMP/err"))"
+check "  net.tcp.lat is ok" [ "$(status "$TMP/retry.json" net.tcp.lat)" = ok ]
+check "  over a second connection" [ "$(wc -l <"$TMP/relay.log")" -ge 2 ]
+kill $RELAY $SRV 2>/dev/null
+wait $RELAY $SRV 2>/dev/null
 
 # --once, over IPv6 when the host has ::1
 if perl -MIO::Socket::IP -e 'IO::Socket::IP->new(Listen => 1, LocalHost => "::1") or exit 1' 2>/dev/null; then
