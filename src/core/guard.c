@@ -23,8 +23,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "gauge.h"
 #include "guard.h"
 #include "os.h"
+#include "registry.h"
 #include "stats.h"
 #include "units.h"
 
@@ -221,3 +223,53 @@ void guard_explain(const struct guard *g, size_t from, struct bench_result *br)
 		m->note = note;
 	}
 }
+
+/* Whether br already has a finding that other processes were busy. */
+static int busy_during(const struct guard *g, const char *id)
+{
+	char who[128];
+	const char *rest;
+	size_t i;
+
+	for (i = 0; i < g->nfindings; i++)
+		if (g->findings[i] && (rest = guard_finding_during(g->findings[i], who, sizeof(who))) &&
+		    strcmp(who, id) == 0 && strncmp(rest, "machine not idle", 16) == 0)
+			return 1;
+	return 0;
+}
+
+void guard_shared_core(struct guard *g, const struct result *r)
+{
+	double best = 0;
+	size_t i, j;
+
+	for (i = 0; i < r->nbenches; i++)
+		for (j = 0; j < r->benches[i].nmetrics; j++) {
+			double lo = r->benches[i].metrics[j].gauge;
+
+			if (lo > 0 && (best <= 0 || lo < best))
+				best = lo;
+		}
+	if (best <= 0)
+		return;
+	for (i = 0; i < r->nbenches; i++) {
+		const struct bench_result *br = &r->benches[i];
+		const struct metric *worst = NULL;
+
+		if (br->status != ST_OK || !(registry_group_flags(br->group) & GROUP_STEADY_WORK) ||
+		    busy_during(g, br->id))
+			continue;
+		for (j = 0; j < br->nmetrics; j++)
+			if (!worst || br->metrics[j].gauge > worst->gauge)
+				worst = &br->metrics[j];
+		if (worst && worst->gauge >= GAUGE_SHARED * best)
+			result_add_finding(g, "during %s: the core was shared with another thread for "
+					   "most of it: the core gauge read %.2f, %.1fx its quietest in "
+					   "this run (%.2f); the gauge cancels the clock, so the loss is "
+					   "issue slots another thread took on the same core (the host's, "
+					   "or a process here on its other hyperthread)",
+					   br->id, worst->gauge, worst->gauge / best, best);
+	}
+	guard_judge(g);
+}
+

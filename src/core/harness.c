@@ -29,6 +29,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "gauge.h"
 #include "harness.h"
 #include "json.h"
 #include "os.h"
@@ -267,6 +268,7 @@ struct sampled {
 	uint64_t n;
 	double over;		/* clock cost + n x loop cost, ns */
 	double *val, *raw, *cor;
+	const double *gauge;	/* the core gauge after each round, shared by the set */
 };
 
 /* A copy at the finish line: keep the work going until all are done. */
@@ -466,6 +468,21 @@ static int calibrate(struct bench_ctx *ctx, const struct measure *m, uint64_t *n
 	return copies_start(ctx, n);
 }
 
+/* The median of the core gauge's k readings (0: none taken) into m. */
+static void gauge_record(struct metric *m, const double *g, int k)
+{
+	double *v = malloc((size_t)k * sizeof(double));
+	int i, n = 0;
+	struct stats st;
+
+	for (i = 0; v && i < k; i++)
+		if (g[i] > 0)
+			v[n++] = g[i];
+	if (n && stats_compute(v, (size_t)n, &st) == 0)
+		m->gauge = st.median;
+	free(v);
+}
+
 /* Record a measure's k samples as a metric of ctx->res. */
 static int record(struct bench_ctx *ctx, const struct measure *m, const struct sampled *sp, int k,
 		  const struct harness_cpu *cpu0, const struct harness_cpu *cpu1, double *median)
@@ -497,6 +514,7 @@ static int record(struct bench_ctx *ctx, const struct measure *m, const struct s
 	met->detail = m->detail;
 	met->raw_ns = raw_med;
 	met->op_ns = st.median;
+	gauge_record(met, sp->gauge, k);
 	if (cfg->ci_target_given) {
 		met->ci_target = cfg->ci_target;
 		met->ci_reached = met->st.median > 0 ?
@@ -521,6 +539,7 @@ int harness_measure_set(struct bench_ctx *ctx, const struct measure *ms, int nm,
 	uint64_t start = cfg->now(), t0, t1;
 	int cap = cfg->max_samples > cfg->samples ? cfg->max_samples : cfg->samples;
 	struct sampled *sp = calloc((size_t)nm, sizeof(*sp));
+	double *gauge = calloc((size_t)cap, sizeof(double));
 	struct stats st;
 	int i, k = 0, rc = -1;
 
@@ -530,8 +549,9 @@ int harness_measure_set(struct bench_ctx *ctx, const struct measure *ms, int nm,
 		sp[i].cor = calloc((size_t)cap, sizeof(double));
 		if (!sp[i].val || !sp[i].raw || !sp[i].cor)
 			break;
+		sp[i].gauge = gauge;
 	}
-	if (!sp || i < nm) {
+	if (!sp || !gauge || i < nm) {
 		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
 		goto out;
 	}
@@ -569,6 +589,8 @@ int harness_measure_set(struct bench_ctx *ctx, const struct measure *ms, int nm,
 					met = 0;
 			}
 		}
+		/* Untimed, between samples: was the core shared meanwhile? */
+		gauge[k] = gauge_core();
 		if (k + 1 >= cfg->samples && (met || cfg->now() - start > (uint64_t)nm * cfg->budget_ns))
 			break;
 	}
@@ -588,6 +610,7 @@ out:
 		free(sp[i].cor);
 	}
 	free(sp);
+	free(gauge);
 	return rc;
 }
 
@@ -782,6 +805,7 @@ static void aggregate(struct bench_result *br, struct bench_result *copies, int 
 			/* per-op times of copy 0; CPU of all copies over the longest phase */
 			m->raw_ns = m0->raw_ns;
 			m->op_ns = m0->op_ns;
+			m->gauge = m0->gauge;
 			m->ci_target = m0->ci_target;	/* met only when every copy met it */
 			for (c = 0; c < n; c++) {
 				const struct metric *mc = result_metric(&copies[c], m0->name);
@@ -955,6 +979,7 @@ struct metric *harness_copies(struct bench_ctx *ctx, const struct bench *b, int 
 		m->cpu_wall_s = src->cpu_wall_s;
 		m->cpu_user_s = src->cpu_user_s;
 		m->cpu_sys_s = src->cpu_sys_s;
+		m->gauge = src->gauge;
 		if (src->ncopies && (m->per_copy = malloc(src->ncopies * sizeof(double)))) {
 			memcpy(m->per_copy, src->per_copy, src->ncopies * sizeof(double));
 			m->ncopies = src->ncopies;

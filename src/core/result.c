@@ -302,6 +302,8 @@ static void write_bench(struct jw *w, const struct bench_result *b)
 			jw_num(w, "raw_ns_per_op", m->raw_ns);
 			jw_num(w, "ns_per_op", m->op_ns);
 		}
+		if (m->gauge > 0)
+			jw_num(w, "core_gauge", m->gauge);
 		if (m->cpu_wall_s > 0) {
 			jw_obj_begin(w, "cpu");
 			jw_num(w, "wall_s", m->cpu_wall_s);
@@ -526,6 +528,8 @@ static int read_metric_extra(struct rd *rd, const struct json *j, struct metric 
 	}
 	if (json_get(j, "ns_per_op") && (need_num(rd, j, "ns_per_op", &m->op_ns) < 0 ||
 					 need_num(rd, j, "raw_ns_per_op", &m->raw_ns) < 0))
+		return -1;
+	if (json_get(j, "core_gauge") && need_num(rd, j, "core_gauge", &m->gauge) < 0)
 		return -1;
 	if ((o = json_get(j, "cpu"))) {
 		if (o->type != JSON_OBJECT)
@@ -888,6 +892,7 @@ int guard_finding_suspect(const char *s)
 	static const char *const disturbed[] = {
 		"machine not idle", "the hypervisor stole", "load average", "runnable tasks",
 		"the machine swapped", "the CPUs were throttled", "the machine's speed moved",
+		"the core was shared",
 	};
 	const char *rest = guard_finding_during(s, NULL, 0);
 	size_t i;
@@ -1170,6 +1175,8 @@ int result_merge_run(struct bench_result *acc, const struct bench_result *next, 
 			if (n->ci_reached > m->ci_reached)
 				m->ci_reached = n->ci_reached;
 		}
+		if (n->gauge > m->gauge)	/* the most shared run's */
+			m->gauge = n->gauge;
 		if (append_doubles(&m->run_median, m->nruns, &n->st.median, 1) < 0 ||
 		    append_doubles(&m->run_cv, m->nruns, &n->st.cv, 1) < 0)
 			return -1;

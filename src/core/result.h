@@ -44,6 +44,9 @@ struct metric {
 	/* CPU time of the measured phase only (calibration excluded); all 0
 	 * when not recorded. %CPU = (user_s + sys_s) / wall_s. */
 	double cpu_wall_s, cpu_user_s, cpu_sys_s;
+	/* The median of the core gauge (gauge.h) read after each sample (0: not
+	 * read, as for long operations). */
+	double gauge;
 	/* Per-interval figures of a long operation (NULL when none): interval
 	 * k ends at iv_t[k] s from the start of its repetition, moved
 	 * iv_amount[k] bytes or operations, at iv_value[k] in unit. */

@@ -4,11 +4,12 @@
  * thousands of files reads only the files that are new or changed. Plain
  * text, tab-separated, fields %-escaped (% TAB LF CR):
  *
- *   bakeoff-index/1 TAB VERSION
+ *   bakeoff-index/2 TAB VERSION
  *   K TAB n TAB id TAB metric TAB unit TAB better TAB derived TAB detail TAB settings
  *   F TAB path TAB size TAB mtime TAB fp TAB facts TAB host TAB start TAB kernel
  *     TAB version TAB profile TAB suspect TAB (-|+why unjudgeable) TAB labels
- *     TAB k:median:lo:hi k:median:lo:hi ...   (9 significant digits)
+ *     TAB k:median:lo:hi[:gauge] ...   (9 significant digits; gauge: the
+ *     core gauge's median, when the figure has one)
  *   S TAB path TAB size TAB mtime TAB why it is not a usable result
  *   C   (a chunk appended later: its K lines number afresh from 0)
  *
@@ -27,7 +28,7 @@
 #include "history.h"
 #include "version.h"
 
-#define MAGIC "bakeoff-index/1"
+#define MAGIC "bakeoff-index/2"
 #define MAX_FIELDS 16
 
 static void put(FILE *f, const char *s)
@@ -108,10 +109,18 @@ static int figs(char *s, const size_t *map, size_t nmap, struct hx_file *f)
 
 		if (end == p || *end != ':' || k >= nmap)
 			return -1;
+		double g = 0;
+
 		for (int i = 0; i < 3; i++) {
 			p = end + 1;
 			v[i] = strtod(p, &end);
-			if (end == p || *end != (i < 2 ? ':' : *end) || (i == 2 && *end && *end != ' '))
+			if (end == p || *end != (i < 2 ? ':' : *end) || (i == 2 && *end && *end != ' ' && *end != ':'))
+				return -1;
+		}
+		if (*end == ':') {	/* the core gauge's median */
+			p = end + 1;
+			g = strtod(p, &end);
+			if (end == p || (*end && *end != ' '))
 				return -1;
 		}
 		if (n == cap) {
@@ -125,6 +134,7 @@ static int figs(char *s, const size_t *map, size_t nmap, struct hx_file *f)
 		f->figs[n].median = v[0];
 		f->figs[n].lo = v[1];
 		f->figs[n].hi = v[2];
+		f->figs[n].gauge = g;
 		f->nfigs = ++n;
 		p = *end ? end + 1 : end;
 	}
@@ -286,9 +296,12 @@ static void write_record(FILE *out, const struct hx_file *f, const size_t *kmap)
 	fputc('\t', out);
 	put(out, f->labels);
 	fputc('\t', out);
-	for (j = 0; j < f->nfigs; j++)
+	for (j = 0; j < f->nfigs; j++) {
 		fprintf(out, "%s%zu:%.9g:%.9g:%.9g", j ? " " : "", kmap[f->figs[j].key], f->figs[j].median,
 			f->figs[j].lo, f->figs[j].hi);
+		if (f->figs[j].gauge > 0)
+			fprintf(out, ":%.4g", f->figs[j].gauge);
+	}
 	fputc('\n', out);
 }
 

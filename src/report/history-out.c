@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "gauge.h"
 #include "history.h"
 #include "report.h"
 #include "stats.h"
@@ -225,7 +226,8 @@ static void timeline(const struct history *h, const struct hx_trend *t, FILE *f)
 			}
 		fprintf(f, "  %4zu  ", i + 1);
 		report_put(f, fi->start, 20);
-		fprintf(f, "  %9s  %-21s  %-7s  ", med, ci, fi->unjudgeable ? "failed" : fi->suspect ? "suspect" : "valid");
+		fprintf(f, "  %9s  %-21s  %-7s  ", med, ci,
+			fi->unjudgeable ? "failed" : fi->suspect ? "suspect" : t->shared[i] ? "shared" : "valid");
 		if (i == 0)
 			report_put(f, labels_text(fi->labels, what, sizeof(what)), 0);
 		else
@@ -280,6 +282,17 @@ static int print_series(const struct history *h, const struct hx_series *s, cons
 	for (i = 0; i < nk; i++)
 		for (size_t j = 0; j < t[i].nch; j++)
 			change_line(h, &t[i], &t[i].ch[j], f);
+	for (i = 0; i < nk; i++)
+		if (t[i].nshared) {
+			char name[600];
+
+			fig_name(&h->keys[t[i].key], name, sizeof(name), 0);
+			fprintf(f, "  %s: %zu of %zu runs ran on a shared core (core gauge %.3gx or more of "
+				"this series' quietest, %.2f): %s\n", name, t[i].nshared, t[i].n, GAUGE_SHARED,
+				t[i].gauge_quiet, !t[i].shared_moves ? "kept, the figure did not move with it" :
+				v->include_suspect ? "taken in (--include-suspect)" :
+				"left out of the search for changes (--include-suspect takes them)");
+		}
 	for (i = 0; i < nk; i++) {
 		if (v->timeline && t[i].n)
 			timeline(h, &t[i], f);

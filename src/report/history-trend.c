@@ -15,6 +15,7 @@
 #include <string.h>
 #include "changepoint.h"
 #include "compare.h"
+#include "gauge.h"
 #include "history.h"
 #include "stats.h"
 
@@ -117,6 +118,7 @@ void history_trend_free(struct hx_trend *t)
 	free(t->file);
 	free(t->v);
 	free(t->used);
+	free(t->shared);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -442,17 +444,48 @@ static double spread(const double *x, size_t n)
 	return m;
 }
 
+/* Whether t's runs on a shared core sit SHARED_MOVES or more from its
+ * others (median against median, judged runs only, at least 3 a side): a
+ * figure the sharing does not move (a process's fork, a pipe's wake-up
+ * here) keeps every run. */
+#define SHARED_MOVES 0.05
+static int shared_moves(const struct history *h, const struct hx_trend *t)
+{
+	double *a = malloc((t->n + 1) * sizeof(double)), *b = malloc((t->n + 1) * sizeof(double)), r;
+	size_t i, na = 0, nb = 0;
+
+	for (i = 0; a && b && i < t->n; i++) {
+		const struct hx_file *f = &h->files[t->file[i]];
+
+		if (f->unjudgeable || f->suspect || !(t->v[i] > 0))
+			continue;
+		if (t->shared[i])
+			a[na++] = t->v[i];
+		else
+			b[nb++] = t->v[i];
+	}
+	r = na >= 3 && nb >= 3 ? median_copy(a, na) / median_copy(b, nb) : 1;
+	free(a);
+	free(b);
+	return fabs(log(r)) >= log(1 + SHARED_MOVES);
+}
+
 /* The points of key in s, and which are used. 0, or -1. */
 static int points(const struct history *h, const struct hx_series *s, size_t key, int include_suspect,
 		  struct hx_trend *t)
 {
 	size_t i, j;
 
+	double *g = malloc((s->n + 1) * sizeof(double));
+
 	t->file = malloc((s->n + 1) * sizeof(size_t));
 	t->v = malloc((s->n + 1) * sizeof(double));
 	t->used = malloc(s->n + 1);
-	if (!t->file || !t->v || !t->used)
+	t->shared = calloc(s->n + 1, 1);
+	if (!g || !t->file || !t->v || !t->used || !t->shared) {
+		free(g);
 		return -1;
+	}
 	for (i = 0; i < s->n; i++) {
 		const struct hx_file *f = &h->files[s->files[i]];
 
@@ -462,10 +495,26 @@ static int points(const struct history *h, const struct hx_series *s, size_t key
 			continue;
 		t->file[t->n] = s->files[i];
 		t->v[t->n] = f->figs[j].median;
-		t->used[t->n] = !f->unjudgeable && (include_suspect || !f->suspect) && f->figs[j].median > 0;
-		t->nused += t->used[t->n];
+		g[t->n] = f->figs[j].gauge;
+		if (g[t->n] > 0 && (t->gauge_quiet <= 0 || g[t->n] < t->gauge_quiet))
+			t->gauge_quiet = g[t->n];
 		t->n++;
 	}
+	/* A run whose core gauge read GAUGE_SHARED times the series' quietest
+	 * ran on a shared core: where that moves the figure, its value is
+	 * another level, not a change, and it is left out like a suspect run. */
+	for (i = 0; i < t->n; i++)
+		t->shared[i] = t->gauge_quiet > 0 && g[i] >= GAUGE_SHARED * t->gauge_quiet;
+	t->shared_moves = shared_moves(h, t);
+	for (i = 0; i < t->n; i++) {
+		const struct hx_file *f = &h->files[t->file[i]];
+		int out = f->suspect || (t->shared_moves && t->shared[i]);
+
+		t->used[i] = !f->unjudgeable && (include_suspect || !out) && t->v[i] > 0;
+		t->nused += t->used[i];
+		t->nshared += t->shared[i] && !f->unjudgeable && !f->suspect;
+	}
+	free(g);
 	return 0;
 }
 

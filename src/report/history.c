@@ -126,6 +126,7 @@ static int add_figs(struct history *h, struct hx_file *f, const struct result *r
 			f->figs[n].median = m->st.median;
 			f->figs[n].lo = m->st.ci_lo;
 			f->figs[n].hi = m->st.ci_hi;
+			f->figs[n].gauge = m->gauge;
 			f->nfigs = ++n;
 		}
 	}

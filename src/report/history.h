@@ -26,6 +26,7 @@ struct hx_key {
 struct hx_fig {
 	size_t key;		/* into history.keys */
 	double median, lo, hi;	/* the 95% CI of the median (lo = hi: none) */
+	double gauge;		/* the core gauge's median (gauge.h; 0: none) */
 };
 
 /* One result file: what its index line holds. */
@@ -125,6 +126,11 @@ struct hx_trend {
 	double *v;		/* its median */
 	unsigned char *used;	/* taken into the detection (not suspect, or --include-suspect) */
 	size_t nused;
+	unsigned char *shared;	/* its core gauge says the core was shared (gauge.h) */
+	size_t nshared;		/* of the runs the guard judged valid */
+	int shared_moves;	/* the shared runs' figure is 5% or more off the others':
+				 * they are left out (without --include-suspect) */
+	double gauge_quiet;	/* the series' quietest core gauge (0: none read) */
 	struct hx_change ch[HX_MAX_CHANGES];
 	size_t nch;
 	double floor;		/* the smallest change reported, a fraction */

@@ -5,7 +5,8 @@
 # ignores it, and leaves no scratch; --op-timeout ends an operation that
 # blocks forever; kill -9 of bakeoff leaves a valid result with what
 # finished; a long operation keeps intervals and latency percentiles, and
-# shows progress only on a terminal; --warmup reaches calibrated loops.
+# shows progress only on a terminal; --warmup reaches calibrated loops; a
+# calibrated figure carries the core gauge read between its samples.
 . tests/e2e/lib.sh
 B=${BAKEOFF_TESTING:-}
 case $B in "" | /*) ;; *) B=$(pwd)/$B ;; esac
@@ -32,6 +33,8 @@ check "test.fail: failed with its reason" \
 	[ "$(jget "$TMP/crash.json" 'bench("test.fail")->{reason}')" = "deliberate failure of a test benchmark" ]
 check "the others are ok" [ "$(status "$TMP/crash.json" test.ok)" = ok ]
 check "the table says why" grep -q "test.segv .*failed: killed by signal 11 (SIGSEGV)" "$TMP/out"
+g=$(jget "$TMP/crash.json" 'my $g = bench("test.ok")->{metrics}[0]{core_gauge}; defined $g && $g > 0.01 && $g < 50 ? "yes" : "no"')
+check "a calibrated figure records its core gauge (a ratio, 0.01-50)" [ "$g" = yes ]
 
 # 2. SIGINT while a benchmark sleeps and ignores it: the run ends within a
 # second, exit 130, scratch gone, what finished is kept.

@@ -8,7 +8,8 @@
 # duplicate, future, oversized files, a FIFO, a symlink loop, an empty
 # directory, a missing one) is said in one line each without stopping the
 # history (exit 0), or is a usage error (exit 2) when the path itself is
-# missing.
+# missing; runs on a shared core (the core gauge) are left out where the
+# figure moves with it.
 . tests/e2e/lib.sh
 B=$BAKEOFF
 S=scripts/history-synth
@@ -31,7 +32,7 @@ check "a sparkline per figure, the table within 80 columns, the change marked" \
 	sh -c "grep -E '^proc\.syscall\.null  .* 40 .*\|.*\+(1[89]|2[0-2])\.[0-9]%$' '$TMP/out' >/dev/null && ! awk '/^figure/,/^\$/' '$TMP/out' | awk 'length > 80' | grep -q ."
 check "proc.syscall.read, without a step: no change" grep -Eq '^proc\.syscall\.read .* -$' "$TMP/out"
 check "nothing on stderr" [ ! -s "$TMP/err" ]
-check "the index is written beside the results" sh -c "head -1 '$TMP/h/.bakeoff-index' | grep -q '^bakeoff-index/1'"
+check "the index is written beside the results" sh -c "head -1 '$TMP/h/.bakeoff-index' | grep -q '^bakeoff-index/2'"
 "$B" history "$TMP/h" >"$TMP/out2" 2>&1
 check "read again through the index: the same output" cmp -s "$TMP/out" "$TMP/out2"
 "$B" history --no-index "$TMP/h" >"$TMP/out3" 2>&1
@@ -103,6 +104,28 @@ check "  and nothing else" grep -q '^1 change found' "$TMP/out"
 "$S" --noise 2 --seed 1 --levels 45:0.2:50:0.5 "$TMP/lv2" 100 "$TMP/src.json"
 "$B" history --metric proc.syscall.null "$TMP/lv2" >"$TMP/out" 2>&1
 check "two speeds, only the share of slow runs changes: no change" grep -q '^0 changes found' "$TMP/out"
+
+# ---- the same machine when its slow runs are twice as slow because the
+# host took half the core, and say so with the core gauge (1.0 against
+# 0.5): they are left out, and a 20% step at run 20 of 40 is found there;
+# the same runs without the gauge hide that step (0 changes)
+"$S" --noise 2 --seed 3 --levels 100:0.4 --shared-core --step 20:20:proc.syscall.null "$TMP/sc" 40 "$TMP/src.json"
+"$B" history --metric proc.syscall.null "$TMP/sc" >"$TMP/out" 2>&1
+check "shared core: the 20% step found" \
+	grep -Eq '^  proc\.syscall\.null  \+(1[5-9]|2[0-5])\.[0-9]% slower .*\(commit c1[5-9] -> c2[0-4], kernel 6\.18\.44 -> 6\.18\.45\)$' "$TMP/out"
+check "  and nothing else" grep -q '^1 change found' "$TMP/out"
+check "  the shared runs counted, and why they are left out" \
+	grep -Eq '^  proc\.syscall\.null: [0-9]+ of 40 runs ran on a shared core \(core gauge 1\.1x or more of this series. quietest, 0\.50\): left out of the search for changes' "$TMP/out"
+check "  marked in the timeline" grep -Eq '^ +[0-9]+  2026-.* shared +commit' "$TMP/out"
+"$B" history --metric proc.syscall.null --include-suspect "$TMP/sc" >"$TMP/out" 2>&1
+check "  --include-suspect takes them in" grep -q 'of 40 runs ran on a shared core .*: taken in (--include-suspect)' "$TMP/out"
+"$S" --noise 2 --seed 3 --levels 100:0.4 --step 20:20:proc.syscall.null "$TMP/sc0" 40 "$TMP/src.json"
+"$B" history --metric proc.syscall.null "$TMP/sc0" >"$TMP/out" 2>&1
+check "  the same runs without the gauge: the step is not found" grep -q '^0 changes found' "$TMP/out"
+"$S" --noise 2 --seed 3 --levels 2:0.4 --shared-core "$TMP/sc2" 40 "$TMP/src.json"
+"$B" history --metric proc.syscall.null "$TMP/sc2" >"$TMP/out" 2>&1
+check "a shared core that moves the figure by 2%: its runs kept" \
+	grep -q 'of 40 runs ran on a shared core .*: kept, the figure did not move with it' "$TMP/out"
 
 # ---- a slow mode: one run in six at twice the time, on both sides of a
 # 10% step at run 31 of 60. The outliers widen a plain Welch interval on

@@ -1,10 +1,12 @@
 /* t-guard.c — the guard's judgement of findings and guard_explain: a
  * disturbance seen during a benchmark comes first in its figures' notes;
  * the spread of a CPU figure's samples, on samples of runs where the host
- * slowed this guest and on a steady one. */
+ * slowed this guest and on a steady one; the core gauge's finding, a CPU
+ * benchmark whose core was shared while another ran alone. */
 #include <stdlib.h>
 #include <string.h>
 #include "../tap.h"
+#include "gauge.h"
 #include "guard.h"
 #include "result.h"
 
@@ -94,6 +96,53 @@ int main(void)
 					 "running: its slow samples ran at 0.26x the speed of its fast "
 					 "ones (the host or its other guests)"),
 		   "a machine whose speed moved is a disturbance: suspect");
+	}
+	{
+		/* gauges as read on the KVM guest, 2026-12-07: 0.49-0.50 alone on
+		 * the core, 0.61-0.98 in runs at half speed */
+		struct { const char *id, *group; double gauge; } bs[] = {
+			{ "cpu.int", "cpu", 0.84 },
+			{ "cpu.float", "cpu", 0.50 },
+			{ "proc.syscall.null", "proc", 0.98 },	/* not steady work: not judged */
+			{ "cpu.ops", "cpu", 0.54 },		/* 1.08x: under GAUGE_SHARED */
+		};
+		double v[11] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+		struct result r = { 0 };
+		size_t i, n;
+
+		for (i = 0; i < sizeof(bs) / sizeof(bs[0]); i++) {
+			struct bench_result *br = result_add_bench(&r, bs[i].id, bs[i].group, "t");
+			struct metric *mt = br ? result_add_metric(br, "", "ns", BETTER_LOWER, v, 11) : NULL;
+
+			if (mt)
+				br->status = ST_OK, mt->gauge = bs[i].gauge;
+		}
+		guard_shared_core(&r.guard, &r);
+		ok(r.guard.nfindings == 1 && strncmp(r.guard.findings[0], "during cpu.int: the core was shared", 35) == 0,
+		   "the CPU benchmark whose gauge read 1.7x the run's quietest is found: %s",
+		   r.guard.nfindings ? r.guard.findings[0] : "(none)");
+		ok(r.guard.nfindings == 1 && strstr(r.guard.findings[0], "read 0.84, 1.7x its quietest in this run (0.50)"),
+		   "  with the reading, the ratio and the quiet reading");
+		is_str(r.guard.verdict, "suspect", "  a shared core is a disturbance: suspect");
+		result_free(&r);
+
+		memset(&r, 0, sizeof(r));
+		for (i = 0; i < 2; i++) {
+			struct bench_result *br = result_add_bench(&r, bs[i].id, "cpu", "t");
+			struct metric *mt = br ? result_add_metric(br, "", "ns", BETTER_LOWER, v, 11) : NULL;
+
+			if (mt)
+				br->status = ST_OK, mt->gauge = 0.84;
+		}
+		result_add_finding(&r.guard, "during cpu.float: %s", busy);
+		n = r.guard.nfindings;
+		guard_shared_core(&r.guard, &r);
+		ok(r.guard.nfindings == n, "every reading of the run shared: nothing quiet to compare with, no finding");
+		r.benches[1].metrics[0].gauge = 0.5;
+		guard_shared_core(&r.guard, &r);
+		ok(r.guard.nfindings == n + 1 && strstr(r.guard.findings[n], "during cpu.int"),
+		   "cpu.int found once a quiet reading is in the run; cpu.float not: the busy machine explains it");
+		result_free(&r);
 	}
 	free(m[0].note);
 	for (size_t i = 0; i < g.nfindings; i++)
