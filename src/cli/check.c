@@ -8,10 +8,11 @@
 #include <sys/stat.h>
 #include "cli/cli.h"
 #include "report/check.h"
+#include "report/history.h"
 
 const char help_check[] =
 	"usage: bakeoff check [--threshold PCT] [--metric ID]... [--require-valid]\n"
-	"                     [--include-suspect] [--all] BASELINE NEW\n"
+	"                     [--include-suspect] [--include-shared] [--all] BASELINE NEW\n"
 	"\n"
 	"Is NEW (a result file) slower than BASELINE beyond the threshold and beyond\n"
 	"the noise? BASELINE is a result file of the same machine and settings (each\n"
@@ -26,6 +27,7 @@ const char help_check[] =
 	"  --metric ID         an id, a prefix or ID:METRIC; repeatable\n"
 	"  --require-valid     a NEW the guard judged suspect cannot be judged (125)\n"
 	"  --include-suspect   a history's suspect runs count as baseline too\n"
+	"  --include-shared    and its runs on a shared core (the core gauge)\n"
 	"  --all               detail figures too\n"
 	"\n"
 	"Exit status (git bisect run reads it):\n"
@@ -40,14 +42,15 @@ const char help_check[] =
 	"       bisect run skips the commit instead of blaming it\n"
 	"Recipes (git bisect run, a nightly CI job): docs/regressions.md.\n";
 
-enum { O_REQUIRE = 256, O_SUSPECT, O_ALL };
+enum { O_REQUIRE = 256, O_SUSPECT, O_SHARED, O_ALL };
 
 int cmd_check(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "threshold", required_argument, NULL, 't' }, { "metric", required_argument, NULL, 'm' },
 		{ "require-valid", no_argument, NULL, O_REQUIRE },
-		{ "include-suspect", no_argument, NULL, O_SUSPECT }, { "all", no_argument, NULL, O_ALL },
+		{ "include-suspect", no_argument, NULL, O_SUSPECT }, { "include-shared", no_argument, NULL, O_SHARED },
+		{ "all", no_argument, NULL, O_ALL },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
 	const struct optdef *pct = opt_find("ci-target");	/* the table's percentage parser */
@@ -81,7 +84,8 @@ int cmd_check(int argc, char **argv)
 		}
 		case 'm': metrics[o.nmetrics++] = optarg; break;
 		case O_REQUIRE: o.require_valid = 1; break;
-		case O_SUSPECT: o.include_suspect = 1; break;
+		case O_SUSPECT: o.include |= HX_SUSPECT; break;
+		case O_SHARED: o.include |= HX_SHARED; break;
 		case O_ALL: o.all = 1; break;
 		default:
 			rc = bad_option("check", c, argv[optind - 1]);

@@ -11,7 +11,8 @@
 
 const char help_history[] =
 	"usage: bakeoff history [--format FMT] [--metric ID]... [--by LABEL] [--timeline]\n"
-	"                       [--include-suspect] [--all] [--explain] [--no-index] [--across]\n"
+	"                       [--include-suspect] [--include-shared] [--all] [--explain]\n"
+	"                       [--no-index] [--across]\n"
 	"                       [DIR|FILE...]\n"
 	"\n"
 	"Read every result file under DIR (default results/; fleet's per-host files\n"
@@ -35,6 +36,8 @@ const char help_history[] =
 	"  --by LABEL          one series per value of run --label LABEL\n"
 	"  --timeline          every run of every figure: median, CI, guard, what changed\n"
 	"  --include-suspect   search the suspect runs for changes too\n"
+	"  --include-shared    and a figure's runs on a shared core (its core gauge\n"
+	"                      1.1x the series' quietest), left out where it moved\n"
 	"  --all               detail figures (curve points) too, read from the files\n"
 	"                      (the index keeps main figures only)\n"
 	"  --explain           the facts behind each machine's fingerprint\n"
@@ -51,14 +54,15 @@ const char help_history[] =
 	"with one line on stderr. Exit status: 0 (also with skipped files), 2 usage\n"
 	"error or a DIR that does not exist.\n";
 
-enum { O_BY = 256, O_TIMELINE, O_SUSPECT, O_ALL, O_EXPLAIN, O_NOINDEX, O_ACROSS };
+enum { O_BY = 256, O_TIMELINE, O_SUSPECT, O_SHARED, O_ALL, O_EXPLAIN, O_NOINDEX, O_ACROSS };
 
 int cmd_history(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' }, { "metric", required_argument, NULL, 'm' },
 		{ "by", required_argument, NULL, O_BY }, { "timeline", no_argument, NULL, O_TIMELINE },
-		{ "include-suspect", no_argument, NULL, O_SUSPECT }, { "all", no_argument, NULL, O_ALL },
+		{ "include-suspect", no_argument, NULL, O_SUSPECT }, { "include-shared", no_argument, NULL, O_SHARED },
+		{ "all", no_argument, NULL, O_ALL },
 		{ "explain", no_argument, NULL, O_EXPLAIN }, { "no-index", no_argument, NULL, O_NOINDEX },
 		{ "across", no_argument, NULL, O_ACROSS },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
@@ -101,7 +105,8 @@ int cmd_history(int argc, char **argv)
 			break;
 		}
 		case O_TIMELINE: v.timeline = 1; break;
-		case O_SUSPECT: v.include_suspect = 1; break;
+		case O_SUSPECT: v.include |= HX_SUSPECT; break;
+		case O_SHARED: v.include |= HX_SHARED; break;
 		case O_ALL: v.all = h.details = 1; break;
 		case O_EXPLAIN: v.explain = 1; break;
 		case O_NOINDEX: h.no_index = 1; break;

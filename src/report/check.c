@@ -330,7 +330,7 @@ static int against_history(const struct check_opts *o, const struct result *rn, 
 		double now = NAN;
 		int in_base = 0;
 
-		if (!history_key_shown(&h, &v, i) || history_trend(&h, ser, i, o->include_suspect, &tr) < 0)
+		if (!history_key_shown(&h, &v, i) || history_trend(&h, ser, i, o->include, &tr) < 0)
 			continue;
 		for (j = 0; j < tr.n; j++)
 			in_base |= tr.file[j] != newf && tr.used[j];
@@ -394,7 +394,7 @@ int check_run(const struct check_opts *o, FILE *out, FILE *err)
 		return rc;
 	if (t.n[ST_GOOD] + t.n[ST_WORSE] + t.n[ST_BETTER] + t.n[ST_MISSING] == 0) {
 		fprintf(err, "bakeoff: check: not comparable: no figure in common (see --metric%s)\n",
-			o->baseline_is_dir && !o->include_suspect ?
+			o->baseline_is_dir && !(o->include & HX_SUSPECT) ?
 			"; runs the guard judged suspect are left out without --include-suspect" : "");
 		return CHECK_NOT_COMPARABLE;
 	}

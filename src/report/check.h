@@ -17,7 +17,8 @@ struct check_opts {
 	size_t nmetrics;
 	int all;		/* detail figures too */
 	int require_valid;	/* a suspect NEW cannot be judged */
-	int include_suspect;	/* the history's suspect runs in the baseline too */
+	int include;		/* the history's suspect (HX_SUSPECT) and shared-core
+				 * (HX_SHARED) runs in the baseline too */
 };
 
 /* One line per figure on out, problems on err; the exit status: 0, 1, 2

@@ -182,7 +182,7 @@ int history_print_html(const struct history *h, const struct hx_view *v, FILE *f
 		for (i = 0; i < nk; i++) {
 			struct hx_trend t;
 
-			if (history_trend(h, &s[k], keys[i], v->include_suspect, &t) < 0)
+			if (history_trend(h, &s[k], keys[i], v->include, &t) < 0)
 				continue;
 			if (t.n) {
 				snprintf(name, sizeof(name), "%s%s%s (%s, %s is better)", h->keys[keys[i]].id,

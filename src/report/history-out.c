@@ -138,7 +138,7 @@ static void series_head(const struct history *h, const struct hx_series *s, size
 	fputs(" to ", f);
 	report_put(f, last->start, 0);
 	fputc('\n', f);
-	if (suspect && !v->include_suspect)
+	if (suspect && !(v->include & HX_SUSPECT))
 		fprintf(f, "  %zu suspect (the guard's verdict): shown, left out of the search for changes "
 			"(--include-suspect takes them)\n", suspect);
 	if (bad)
@@ -273,7 +273,7 @@ static int print_series(const struct history *h, const struct hx_series *s, cons
 	fprintf(f, "\n%-*s %-7s %4s %9s  %-*s %6s\n", NAME_W, "figure", "unit", "runs", "last", SPARK_W,
 		"trend, oldest to newest", "change");
 	for (i = 0; i < nk; i++)
-		if (history_trend(h, s, keys[i], v->include_suspect, &t[i]) == 0 && t[i].n)
+		if (history_trend(h, s, keys[i], v->include, &t[i]) == 0 && t[i].n)
 			fig_line(h, &t[i], f);
 	for (i = 0, c = 0; i < nk; i++)
 		c += t[i].nch;
@@ -290,8 +290,8 @@ static int print_series(const struct history *h, const struct hx_series *s, cons
 			fprintf(f, "  %s: %zu of %zu runs ran on a shared core (core gauge %.3gx or more of "
 				"this series' quietest, %.2f): %s\n", name, t[i].nshared, t[i].n, GAUGE_SHARED,
 				t[i].gauge_quiet, !t[i].shared_moves ? "kept, the figure did not move with it" :
-				v->include_suspect ? "taken in (--include-suspect)" :
-				"left out of the search for changes (--include-suspect takes them)");
+				v->include & HX_SHARED ? "taken in (--include-shared)" :
+				"left out of the search for changes (--include-shared takes them)");
 		}
 	for (i = 0; i < nk; i++) {
 		if (v->timeline && t[i].n)
@@ -352,7 +352,7 @@ int history_print_csv(const struct history *h, const struct hx_view *v, FILE *f)
 			struct hx_trend t;
 			size_t seg = 0, c = 0;
 
-			if (history_trend(h, &s[k], keys[i], v->include_suspect, &t) < 0)
+			if (history_trend(h, &s[k], keys[i], v->include, &t) < 0)
 				continue;
 			for (p = 0; p < t.n; p++) {
 				const struct hx_file *fi = &h->files[t.file[p]];

@@ -471,7 +471,7 @@ static int shared_moves(const struct history *h, const struct hx_trend *t)
 }
 
 /* The points of key in s, and which are used. 0, or -1. */
-static int points(const struct history *h, const struct hx_series *s, size_t key, int include_suspect,
+static int points(const struct history *h, const struct hx_series *s, size_t key, int include,
 		  struct hx_trend *t)
 {
 	size_t i, j;
@@ -508,9 +508,10 @@ static int points(const struct history *h, const struct hx_series *s, size_t key
 	t->shared_moves = shared_moves(h, t);
 	for (i = 0; i < t->n; i++) {
 		const struct hx_file *f = &h->files[t->file[i]];
-		int out = f->suspect || (t->shared_moves && t->shared[i]);
+		int out = (f->suspect && !(include & HX_SUSPECT)) ||
+			  (t->shared_moves && t->shared[i] && !(include & HX_SHARED));
 
-		t->used[i] = !f->unjudgeable && (include_suspect || !out) && t->v[i] > 0;
+		t->used[i] = !f->unjudgeable && !out && t->v[i] > 0;
 		t->nused += t->used[i];
 		t->nshared += t->shared[i] && !f->unjudgeable && !f->suspect;
 	}
@@ -518,7 +519,7 @@ static int points(const struct history *h, const struct hx_series *s, size_t key
 	return 0;
 }
 
-int history_trend(const struct history *h, const struct hx_series *s, size_t key, int include_suspect,
+int history_trend(const struct history *h, const struct hx_series *s, size_t key, int include,
 		  struct hx_trend *t)
 {
 	const struct hx_key *k = &h->keys[key];
@@ -528,7 +529,7 @@ int history_trend(const struct history *h, const struct hx_series *s, size_t key
 
 	memset(t, 0, sizeof(*t));
 	t->key = key;
-	if (points(h, s, key, include_suspect, t) < 0)
+	if (points(h, s, key, include, t) < 0)
 		return -1;
 	x = malloc((t->nused + 1) * sizeof(double));
 	at = malloc((t->nused + 1) * sizeof(size_t));

@@ -124,12 +124,12 @@ struct hx_trend {
 	size_t n;		/* points: runs of the series that have the figure */
 	size_t *file;		/* each point's file (index into history.files) */
 	double *v;		/* its median */
-	unsigned char *used;	/* taken into the detection (not suspect, or --include-suspect) */
+	unsigned char *used;	/* taken into the detection (not suspect nor shared, or included) */
 	size_t nused;
 	unsigned char *shared;	/* its core gauge says the core was shared (gauge.h) */
 	size_t nshared;		/* of the runs the guard judged valid */
 	int shared_moves;	/* the shared runs' figure is 5% or more off the others':
-				 * they are left out (without --include-suspect) */
+				 * they are left out (without --include-shared) */
 	double gauge_quiet;	/* the series' quietest core gauge (0: none read) */
 	struct hx_change ch[HX_MAX_CHANGES];
 	size_t nch;
@@ -138,9 +138,12 @@ struct hx_trend {
 	size_t floor_runs;	/* the runs the floor was learned from (0: the fixed floor) */
 	const char *floor_kind;	/* the fixed floor's kind of figure */
 };
-/* The timeline of key in series s and its change points. 0, or -1. */
+/* The timeline of key in series s and its change points, the runs
+ * included by `include` (HX_SUSPECT, HX_SHARED) taken in. 0, or -1. */
+#define HX_SUSPECT 1	/* the guard's suspect runs (--include-suspect) */
+#define HX_SHARED 2	/* runs on a shared core (--include-shared) */
 int history_trend(const struct history *h, const struct hx_series *s, size_t key,
-		  int include_suspect, struct hx_trend *t);
+		  int include, struct hx_trend *t);
 void history_trend_free(struct hx_trend *t);
 /* The floor's source in words: "this machine's history, 34 runs", or
  * "fixed, cpu: fewer than 10 runs". */
@@ -156,7 +159,7 @@ struct hx_view {
 	int all;			/* detail figures too */
 	int timeline;			/* every run of every figure shown */
 	int explain;			/* the fingerprint's facts */
-	int include_suspect;
+	int include;			/* HX_SUSPECT, HX_SHARED */
 	const char *by;
 };
 int history_print_text(const struct history *h, const struct hx_view *v, FILE *f);

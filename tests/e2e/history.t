@@ -118,7 +118,9 @@ check "  the shared runs counted, and why they are left out" \
 	grep -Eq '^  proc\.syscall\.null: [0-9]+ of 40 runs ran on a shared core \(core gauge 1\.1x or more of this series. quietest, 0\.50\): left out of the search for changes' "$TMP/out"
 check "  marked in the timeline" grep -Eq '^ +[0-9]+  2026-.* shared +commit' "$TMP/out"
 "$B" history --metric proc.syscall.null --include-suspect "$TMP/sc" >"$TMP/out" 2>&1
-check "  --include-suspect takes them in" grep -q 'of 40 runs ran on a shared core .*: taken in (--include-suspect)' "$TMP/out"
+check "  --include-suspect leaves them out still" grep -q 'of 40 runs ran on a shared core .*: left out' "$TMP/out"
+"$B" history --metric proc.syscall.null --include-shared "$TMP/sc" >"$TMP/out" 2>&1
+check "  --include-shared takes them in" grep -q 'of 40 runs ran on a shared core .*: taken in (--include-shared)' "$TMP/out"
 "$S" --noise 2 --seed 3 --levels 100:0.4 --step 20:20:proc.syscall.null "$TMP/sc0" 40 "$TMP/src.json"
 "$B" history --metric proc.syscall.null "$TMP/sc0" >"$TMP/out" 2>&1
 check "  the same runs without the gauge: the step is not found" grep -q '^0 changes found' "$TMP/out"
