@@ -232,21 +232,28 @@ static int against_file(const struct check_opts *o, const struct result *rn, str
 }
 
 /* NEW's figure against the last stable segment of its series. */
-static void check_trend(struct tally *t, const struct history *h, const struct hx_trend *tr, double now)
+static void check_trend(struct tally *t, const struct history *h, const struct hx_trend *tr, size_t newf,
+			double now)
 {
 	const struct hx_key *k = &h->keys[tr->key];
 	size_t from = tr->nch ? tr->ch[tr->nch - 1].at : 0, i, n = 0;
 	double s = 0, ss = 0, m, sd, half, med, *seg = malloc((tr->n + 1) * sizeof(double));
 	struct cmp_ratio r;
-	char change[160], how[400], floor[160], plo[32], phi[32];
+	char change[160], how[600], floor[160], plo[32], phi[32], shared[160] = "";
 
 	for (i = from; seg && i < tr->n; i++)
-		if (tr->used[i] && tr->v[i] > 0)
-			seg[n++] = tr->v[i];
+		if (tr->used[i] && tr->v[i] > 0 && tr->file[i] != newf)
+			seg[n++] = history_point(tr, i);
 	if (n == 0 || !(now > 0)) {
 		free(seg);
 		return;
 	}
+	for (i = 0; i < tr->n; i++)	/* NEW on a shared core: at the quiet level too */
+		if (tr->file[i] == newf && tr->shared[i] && tr->shared_ratio != 1) {
+			now = history_point(tr, i);
+			snprintf(shared, sizeof(shared), "; NEW ran on a shared core, its figure taken over %.2f",
+				 tr->shared_ratio);
+		}
 	for (i = 0; i < n; i++)
 		s += log(seg[i]);
 	m = s / (double)n;
@@ -265,10 +272,10 @@ static void check_trend(struct tally *t, const struct history *h, const struct h
 	fmt_num(plo, sizeof(plo), med * exp(-half));
 	fmt_num(phi, sizeof(phi), med * exp(half));
 	if (n > 1)
-		snprintf(how, sizeof(how), "(%zu baseline runs, next run expected in %s..%s; floor %s)", n, plo,
-			 phi, floor);
+		snprintf(how, sizeof(how), "(%zu baseline runs, next run expected in %s..%s; floor %s%s)", n, plo,
+			 phi, floor, shared);
 	else
-		snprintf(how, sizeof(how), "(1 baseline run: no spread known; floor %s)", floor);
+		snprintf(how, sizeof(how), "(1 baseline run: no spread known; floor %s%s)", floor, shared);
 	/* beyond the threshold (and a learned floor), and outside the
 	 * prediction interval; compare's fixed floors would hide everything */
 	verdict_line(t, judge(k->better, &r, fmax(t->o->threshold, tr->floor_runs ? tr->floor : 0)), k->id,
@@ -340,7 +347,7 @@ static int against_history(const struct check_opts *o, const struct result *rn, 
 		if (in_base && isnan(now))
 			verdict_line(t, ST_MISSING, h.keys[i].id, h.keys[i].metric, h.keys[i].unit, 0, 0, "", "");
 		else if (in_base)
-			check_trend(t, &h, &tr, now);
+			check_trend(t, &h, &tr, newf, now);
 		history_trend_free(&tr);
 	}
 	history_series_free(s, ns);

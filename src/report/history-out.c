@@ -288,10 +288,15 @@ static int print_series(const struct history *h, const struct hx_series *s, cons
 
 			fig_name(&h->keys[t[i].key], name, sizeof(name), 0);
 			fprintf(f, "  %s: %zu of %zu runs ran on a shared core (core gauge %.3gx or more of "
-				"this series' quietest, %.2f): %s\n", name, t[i].nshared, t[i].n, GAUGE_SHARED,
-				t[i].gauge_quiet, !t[i].shared_moves ? "kept, the figure did not move with it" :
-				v->include & HX_SHARED ? "taken in (--include-shared)" :
-				"left out of the search for changes (--include-shared takes them)");
+				"this series' quietest, %.2f): ", name, t[i].nshared, t[i].n, GAUGE_SHARED,
+				t[i].gauge_quiet);
+			if (v->include & HX_SHARED)
+				fputs("searched as measured (--include-shared)\n", f);
+			else if (t[i].shared_ratio == 1)
+				fputs("searched as measured, the figure did not move with it\n", f);
+			else
+				fprintf(f, "the figure reads %.2fx there, searched at the quiet level "
+					"(--include-shared: as measured)\n", t[i].shared_ratio);
 		}
 	for (i = 0; i < nk; i++) {
 		if (v->timeline && t[i].n)

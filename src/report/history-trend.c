@@ -122,6 +122,11 @@ void history_trend_free(struct hx_trend *t)
 	memset(t, 0, sizeof(*t));
 }
 
+double history_point(const struct hx_trend *t, size_t i)
+{
+	return t->shared[i] ? t->v[i] / t->shared_ratio : t->v[i];
+}
+
 static double median_copy(const double *x, size_t n)
 {
 	double *s = malloc(n * sizeof(double)), m;
@@ -444,12 +449,12 @@ static double spread(const double *x, size_t n)
 	return m;
 }
 
-/* Whether t's runs on a shared core sit SHARED_MOVES or more from its
- * others (median against median, judged runs only, at least 3 a side): a
- * figure the sharing does not move (a process's fork, a pipe's wake-up
- * here) keeps every run. */
+/* The ratio of t's runs on a shared core to its others (median against
+ * median, judged runs only, at least 3 a side; else 1), or 1 when they sit
+ * less than SHARED_MOVES apart: a figure the sharing does not move (a
+ * pipe's wake-up here) is searched as measured. */
 #define SHARED_MOVES 0.05
-static int shared_moves(const struct history *h, const struct hx_trend *t)
+static double shared_ratio(const struct history *h, const struct hx_trend *t)
 {
 	double *a = malloc((t->n + 1) * sizeof(double)), *b = malloc((t->n + 1) * sizeof(double)), r;
 	size_t i, na = 0, nb = 0;
@@ -467,7 +472,7 @@ static int shared_moves(const struct history *h, const struct hx_trend *t)
 	r = na >= 3 && nb >= 3 ? median_copy(a, na) / median_copy(b, nb) : 1;
 	free(a);
 	free(b);
-	return fabs(log(r)) >= log(1 + SHARED_MOVES);
+	return fabs(log(r)) >= log(1 + SHARED_MOVES) ? r : 1;
 }
 
 /* The points of key in s, and which are used. 0, or -1. */
@@ -502,14 +507,14 @@ static int points(const struct history *h, const struct hx_series *s, size_t key
 	}
 	/* A run whose core gauge read GAUGE_SHARED times the series' quietest
 	 * ran on a shared core: where that moves the figure, its value is
-	 * another level, not a change, and it is left out like a suspect run. */
+	 * another level, not a change, and the search takes it at the quiet
+	 * level (divided by the shared runs' ratio to the others). */
 	for (i = 0; i < t->n; i++)
 		t->shared[i] = t->gauge_quiet > 0 && g[i] >= GAUGE_SHARED * t->gauge_quiet;
-	t->shared_moves = shared_moves(h, t);
+	t->shared_ratio = include & HX_SHARED ? 1 : shared_ratio(h, t);
 	for (i = 0; i < t->n; i++) {
 		const struct hx_file *f = &h->files[t->file[i]];
-		int out = (f->suspect && !(include & HX_SUSPECT)) ||
-			  (t->shared_moves && t->shared[i] && !(include & HX_SHARED));
+		int out = f->suspect && !(include & HX_SUSPECT);
 
 		t->used[i] = !f->unjudgeable && !out && t->v[i] > 0;
 		t->nused += t->used[i];
@@ -538,7 +543,7 @@ int history_trend(const struct history *h, const struct hx_series *s, size_t key
 	for (i = 0, u = 0; i < t->n; i++)
 		if (t->used[i]) {
 			at[u] = i;
-			x[u++] = t->v[i];
+			x[u++] = history_point(t, i);
 		}
 	t->floor = compare_noise_floor(k->id, k->derived, &t->floor_kind);
 	if (t->nused >= HX_LEARN_MIN && isfinite(spread(x, u))) {

@@ -128,8 +128,9 @@ struct hx_trend {
 	size_t nused;
 	unsigned char *shared;	/* its core gauge says the core was shared (gauge.h) */
 	size_t nshared;		/* of the runs the guard judged valid */
-	int shared_moves;	/* the shared runs' figure is 5% or more off the others':
-				 * they are left out (without --include-shared) */
+	double shared_ratio;	/* the shared runs' median over the others' where 5% or
+				 * more apart, else 1 (and 1 with --include-shared): the
+				 * search divides their figures by it */
 	double gauge_quiet;	/* the series' quietest core gauge (0: none read) */
 	struct hx_change ch[HX_MAX_CHANGES];
 	size_t nch;
@@ -141,10 +142,13 @@ struct hx_trend {
 /* The timeline of key in series s and its change points, the runs
  * included by `include` (HX_SUSPECT, HX_SHARED) taken in. 0, or -1. */
 #define HX_SUSPECT 1	/* the guard's suspect runs (--include-suspect) */
-#define HX_SHARED 2	/* runs on a shared core (--include-shared) */
+#define HX_SHARED 2	/* runs on a shared core as measured (--include-shared) */
 int history_trend(const struct history *h, const struct hx_series *s, size_t key,
 		  int include, struct hx_trend *t);
 void history_trend_free(struct hx_trend *t);
+/* Point i's figure as the search takes it: a run on a shared core at the
+ * quiet level (its median over shared_ratio). */
+double history_point(const struct hx_trend *t, size_t i);
 /* The floor's source in words: "this machine's history, 34 runs", or
  * "fixed, cpu: fewer than 10 runs". */
 void history_floor_text(const struct hx_trend *t, char *out, size_t n);

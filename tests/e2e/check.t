@@ -9,7 +9,8 @@
 # it. A hundredfold step and 21 samples: check needs the whole 95% CI past
 # +100%, and beside CI's CPU hog a tenfold step with 11 samples of 1 ms once
 # left it short (the CI of a ratio of medians spans 2-4x when samples are
-# preempted).
+# preempted). A NEW run on a shared core (the core gauge) is judged at the
+# quiet level.
 . tests/e2e/lib.sh
 B=$BAKEOFF
 S=scripts/history-synth
@@ -69,6 +70,20 @@ check "NEW +30%: 1" [ "$(code "$TMP/base" "$TMP/h/run-0023.json")" = 1 ]
 check "the baseline runs and the learned floor are named" \
 	grep -Eq '^REGRESSION  proc\.syscall\.null .*\(19 baseline runs, next run expected in [0-9.]+\.\.[0-9.]+; floor [0-9.]+%: this machine.s history, 19 runs\)$' "$TMP/out"
 check "a history of other machines only: 3" [ "$(code "$TMP/base" "$TMP/other.json")" = 3 ]
+
+# ---- a machine whose host takes half its core in a third of the runs
+# (twice the time, core gauge 1.0 against 0.5): a NEW run on a shared core
+# is judged at the quiet level, not called a regression, and a quiet NEW
+# 20% slower is one; without the gauge the two levels hide that 20%
+"$S" --noise 1 --seed 5 --levels 100:0.35 --shared-core "$TMP/sh" 30 "$TMP/src.json"
+"$S" --noise 1 --seed 6 --levels 100:1 --shared-core --start 1767330000 "$TMP/shn" 1 "$TMP/src.json"
+check "NEW on a shared core against a history of both: exit 0" [ "$(code "$TMP/sh" "$TMP/shn/run-0001.json")" = 0 ]
+check "  and said" grep -q 'NEW ran on a shared core, its figure taken over [0-9.]*' "$TMP/out"
+"$S" --noise 1 --seed 6 --levels 100:0 --shared-core --step 1:20 --start 1767330000 "$TMP/shs" 1 "$TMP/src.json"
+check "a quiet NEW 20% slower: exit 1" [ "$(code "$TMP/sh" "$TMP/shs/run-0001.json")" = 1 ]
+"$S" --noise 1 --seed 5 --levels 100:0.35 "$TMP/sh0" 30 "$TMP/src.json"
+"$S" --noise 1 --seed 6 --step 1:20 --start 1767330000 "$TMP/shs0" 1 "$TMP/src.json"
+check "  the same runs without the gauge: missed (exit 0)" [ "$(code "$TMP/sh0" "$TMP/shs0/run-0001.json")" = 0 ]
 
 # ---- git bisect run over a throwaway repository
 TB=${BAKEOFF_TESTING:-}
