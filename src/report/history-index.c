@@ -29,6 +29,7 @@
 #include "version.h"
 
 #define MAGIC "bakeoff-index/2"
+#define FAMILY "bakeoff-index/"	/* any format's: an index another version wrote */
 #define MAX_FIELDS 16
 
 static void put(FILE *f, const char *s)
@@ -305,7 +306,8 @@ static void write_record(FILE *out, const struct hx_file *f, const size_t *kmap)
 	fputc('\n', out);
 }
 
-/* Replace only an index: a file there that is something else stays. */
+/* Replace only an index (of any format): a file there that is something
+ * else stays. */
 static int may_replace(const char *path)
 {
 	char head[32] = "";
@@ -314,7 +316,7 @@ static int may_replace(const char *path)
 
 	if (!in)
 		return errno == ENOENT;
-	ok = fgets(head, sizeof(head), in) && !strncmp(head, MAGIC, strlen(MAGIC));
+	ok = fgets(head, sizeof(head), in) && !strncmp(head, FAMILY, strlen(FAMILY));
 	fclose(in);
 	return ok;
 }

@@ -43,6 +43,10 @@ check "a damaged index is said and rebuilt: the same output" \
 	sh -c "grep -q 'bakeoff-index: damaged at line' '$TMP/err' && cmp -s '$TMP/out' '$TMP/out4'"
 "$B" history "$TMP/h" >/dev/null 2>"$TMP/err"
 check "and then read without a word" [ ! -s "$TMP/err" ]
+printf 'bakeoff-index/1\t0.1.0\n' >"$TMP/h/.bakeoff-index"
+"$B" history "$TMP/h" >"$TMP/out4" 2>"$TMP/err"
+check "an index of an older format is replaced: the same output, the new format" \
+	sh -c "cmp -s '$TMP/out' '$TMP/out4' && head -1 '$TMP/h/.bakeoff-index' | grep -q '^bakeoff-index/2' && ! grep -q 'left alone' '$TMP/err'"
 "$S" --noise 2 --seed 7 --step 25:20:proc.syscall.null --start 1767369600 "$TMP/more" 3 "$TMP/src.json"
 for f in "$TMP"/more/run-*.json; do cp "$f" "$TMP/h/new-$(basename "$f")"; done
 "$B" history "$TMP/h" >"$TMP/out5" 2>&1
