@@ -245,10 +245,10 @@ void guard_shared_core(struct guard *g, const struct result *r)
 
 	for (i = 0; i < r->nbenches; i++)
 		for (j = 0; j < r->benches[i].nmetrics; j++) {
-			double lo = r->benches[i].metrics[j].gauge;
+			double g1 = r->benches[i].metrics[j].gauge;
 
-			if (lo > 0 && (best <= 0 || lo < best))
-				best = lo;
+			if (g1 > 0 && (best <= 0 || g1 < best))
+				best = g1;
 		}
 	if (best <= 0)
 		return;
@@ -272,4 +272,3 @@ void guard_shared_core(struct guard *g, const struct result *r)
 	}
 	guard_judge(g);
 }
-

@@ -44,11 +44,9 @@ void guard_explain(const struct guard *g, size_t from, struct bench_result *br);
 /* After the run: each CPU benchmark (its group's GROUP_STEADY_WORK) whose
  * core gauge (gauge.h, the median over its samples) read GAUGE_SHARED times
  * the quietest figure's of the run or more, with no other process of this
- * machine busy, gets the
- * finding "during ID: the core was shared ..." and the verdict is judged
- * again. A run whose every reading was shared has no quiet one to compare
+ * machine busy, gets the finding "during ID: the core was shared ..." and
+ * the verdict is judged again. A run whose every reading was shared has no quiet one to compare
  * with: history compares runs (docs/regressions.md). */
 void guard_shared_core(struct guard *g, const struct result *r);
-
 
 #endif

@@ -9,7 +9,8 @@
  * taken; more are added, up to max_samples and the time budget, while the
  * 95% CI of the median is wider than ci_target of the median (--ci-target:
  * then max_samples is as many as the budget holds, and the figure records
- * the half-width it reached).
+ * the half-width it reached). After each round of samples, untimed, the
+ * core gauge (gauge.h) is read; each figure keeps the readings' median.
  *
  * --parallel N forks N copies of the whole benchmark; they measure in
  * lockstep (one calibration, a common start, a cooldown: see conduct()),
