@@ -450,19 +450,17 @@ static double spread(const double *x, size_t n)
 }
 
 /* The ratio of t's runs on a shared core to its others (median against
- * median, judged runs only, at least 3 a side; else 1), or 1 when they sit
- * less than SHARED_MOVES apart: a figure the sharing does not move (a
- * pipe's wake-up here) is searched as measured. */
+ * median, over the runs searched, at least 3 a side; else 1), or 1 when
+ * they sit less than SHARED_MOVES apart: a figure the sharing does not
+ * move (a pipe's wake-up here) is searched as measured. */
 #define SHARED_MOVES 0.05
-static double shared_ratio(const struct history *h, const struct hx_trend *t)
+static double shared_ratio(const struct hx_trend *t)
 {
 	double *a = malloc((t->n + 1) * sizeof(double)), *b = malloc((t->n + 1) * sizeof(double)), r;
 	size_t i, na = 0, nb = 0;
 
 	for (i = 0; a && b && i < t->n; i++) {
-		const struct hx_file *f = &h->files[t->file[i]];
-
-		if (f->unjudgeable || f->suspect || !(t->v[i] > 0))
+		if (!t->used[i])
 			continue;
 		if (t->shared[i])
 			a[na++] = t->v[i];
@@ -479,9 +477,8 @@ static double shared_ratio(const struct history *h, const struct hx_trend *t)
 static int points(const struct history *h, const struct hx_series *s, size_t key, int include,
 		  struct hx_trend *t)
 {
-	size_t i, j;
-
 	double *g = malloc((s->n + 1) * sizeof(double));
+	size_t i, j;
 
 	t->file = malloc((s->n + 1) * sizeof(size_t));
 	t->v = malloc((s->n + 1) * sizeof(double));
@@ -509,17 +506,15 @@ static int points(const struct history *h, const struct hx_series *s, size_t key
 	 * ran on a shared core: where that moves the figure, its value is
 	 * another level, not a change, and the search takes it at the quiet
 	 * level (divided by the shared runs' ratio to the others). */
-	for (i = 0; i < t->n; i++)
-		t->shared[i] = t->gauge_quiet > 0 && g[i] >= GAUGE_SHARED * t->gauge_quiet;
-	t->shared_ratio = include & HX_SHARED ? 1 : shared_ratio(h, t);
 	for (i = 0; i < t->n; i++) {
 		const struct hx_file *f = &h->files[t->file[i]];
-		int out = f->suspect && !(include & HX_SUSPECT);
 
-		t->used[i] = !f->unjudgeable && !out && t->v[i] > 0;
+		t->shared[i] = t->gauge_quiet > 0 && g[i] >= GAUGE_SHARED * t->gauge_quiet;
+		t->used[i] = !f->unjudgeable && (!f->suspect || (include & HX_SUSPECT)) && t->v[i] > 0;
 		t->nused += t->used[i];
-		t->nshared += t->shared[i] && !f->unjudgeable && !f->suspect;
+		t->nshared += t->shared[i] && t->used[i];
 	}
+	t->shared_ratio = include & HX_SHARED ? 1 : shared_ratio(t);
 	free(g);
 	return 0;
 }

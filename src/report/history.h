@@ -127,7 +127,7 @@ struct hx_trend {
 	unsigned char *used;	/* taken into the detection (not suspect nor shared, or included) */
 	size_t nused;
 	unsigned char *shared;	/* its core gauge says the core was shared (gauge.h) */
-	size_t nshared;		/* of the runs the guard judged valid */
+	size_t nshared;		/* of the runs searched (judged, and valid or included) */
 	double shared_ratio;	/* the shared runs' median over the others' where 5% or
 				 * more apart, else 1 (and 1 with --include-shared): the
 				 * search divides their figures by it */
