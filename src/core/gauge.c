@@ -1,9 +1,11 @@
 /* gauge.c — the core gauge of gauge.h: a latency-bound chain and a
  * throughput-bound loop, timed back to back with the harness's clock. */
 #include <stdint.h>
+#include <stdlib.h>
 #include "bench.h"
 #include "clock.h"
 #include "gauge.h"
+#include "stats.h"
 
 #define CHAIN_ITERS 8000	/* about 4 cycles each: 10 us at 3.2 GHz */
 #define WIDE_ITERS 16000	/* about 2 cycles each on a 4-wide core */
@@ -47,9 +49,9 @@ static uint64_t wide(uint64_t n)
 
 double gauge_core(void)
 {
-	double q[ROUNDS], t;
+	double q[ROUNDS];
 	uint64_t t0, t1, t2, s = 0;
-	int r, n = 0, i;
+	int r, n = 0;
 
 	for (r = 0; r < ROUNDS; r++) {
 		t0 = clock_ns();
@@ -61,8 +63,6 @@ double gauge_core(void)
 			q[n++] = ((double)(t2 - t1) / WIDE_ITERS) / ((double)(t1 - t0) / CHAIN_ITERS);
 	}
 	bench_use(s);
-	for (r = 1; r < n; r++)	/* sort the n <= 3 ratios */
-		for (i = r; i > 0 && q[i] < q[i - 1]; i--)
-			t = q[i], q[i] = q[i - 1], q[i - 1] = t;
+	qsort(q, (size_t)n, sizeof(q[0]), stats_cmp_double);
 	return n ? q[n / 2] : 0;
 }

@@ -269,7 +269,6 @@ struct sampled {
 	uint64_t n;
 	double over;		/* clock cost + n x loop cost, ns */
 	double *val, *raw, *cor;
-	const double *gauge;	/* the core gauge after each round, shared by the set */
 };
 
 /* A copy at the finish line: keep the work going until all are done. */
@@ -484,9 +483,11 @@ static void gauge_record(struct metric *m, const double *g, int k)
 	free(v);
 }
 
-/* Record a measure's k samples as a metric of ctx->res. */
-static int record(struct bench_ctx *ctx, const struct measure *m, const struct sampled *sp, int k,
-		  const struct harness_cpu *cpu0, const struct harness_cpu *cpu1, double *median)
+/* Record a measure's k samples, and the core gauge read after each, as a
+ * metric of ctx->res. */
+static int record(struct bench_ctx *ctx, const struct measure *m, const struct sampled *sp,
+		  const double *gauge, int k, const struct harness_cpu *cpu0, const struct harness_cpu *cpu1,
+		  double *median)
 {
 	const struct harness_cfg *cfg = &ctx->h->cfg;
 	struct stats st;
@@ -515,7 +516,7 @@ static int record(struct bench_ctx *ctx, const struct measure *m, const struct s
 	met->detail = m->detail;
 	met->raw_ns = raw_med;
 	met->op_ns = st.median;
-	gauge_record(met, sp->gauge, k);
+	gauge_record(met, gauge, k);
 	if (cfg->ci_target_given) {
 		met->ci_target = cfg->ci_target;
 		met->ci_reached = met->st.median > 0 ?
@@ -550,7 +551,6 @@ int harness_measure_set(struct bench_ctx *ctx, const struct measure *ms, int nm,
 		sp[i].cor = calloc((size_t)cap, sizeof(double));
 		if (!sp[i].val || !sp[i].raw || !sp[i].cor)
 			break;
-		sp[i].gauge = gauge;
 	}
 	if (!sp || !gauge || i < nm) {
 		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
@@ -601,7 +601,7 @@ int harness_measure_set(struct bench_ctx *ctx, const struct measure *ms, int nm,
 	k++;
 	copies_finish(ms, nm, sp);
 	for (i = 0; i < nm; i++)
-		if (record(ctx, &ms[i], &sp[i], k, &cpu0, &cpu1, medians ? &medians[i] : NULL) < 0)
+		if (record(ctx, &ms[i], &sp[i], gauge, k, &cpu0, &cpu1, medians ? &medians[i] : NULL) < 0)
 			goto out;
 	rc = 0;
 out:
