@@ -14,6 +14,8 @@
 #ifndef BAKEOFF_GAUGE_H
 #define BAKEOFF_GAUGE_H
 
+#include <stddef.h>
+
 /* A figure's gauge (the median of its readings) this many times the
  * quietest figure's: its core was shared. Quiet medians here sit within 2%
  * of each other (0.49-0.50); shared ones read 0.61-0.98. */
@@ -24,5 +26,16 @@
  * dropped; a minimum would favour the moments the other thread paused),
  * or 0 when the clock did not move. */
 double gauge_core(void);
+
+/* The samples v[0..n) of one figure that ran on a quiet core, by the
+ * readings g[0..n) taken after each (0: none taken): those read under
+ * GAUGE_SHARED times the figure's quiet reference (its second-lowest
+ * reading: one freak low reading does not set it). When they are at least
+ * GAUGE_QUIET_MIN and not every sample, their median into *value, their
+ * readings' median into *gauge, and their count is returned; otherwise 0
+ * (the figure was all quiet or all shared: its own median and gauge say
+ * so). A history takes such a figure at its quiet samples' level. */
+#define GAUGE_QUIET_MIN 5
+size_t gauge_quiet(const double *v, const double *g, size_t n, double *value, double *gauge);
 
 #endif

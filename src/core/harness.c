@@ -10,7 +10,8 @@
  * 95% CI of the median is wider than ci_target of the median (--ci-target:
  * then max_samples is as many as the budget holds, and the figure records
  * the half-width it reached). After each round of samples, untimed, the
- * core gauge (gauge.h) is read; each figure keeps the readings' median.
+ * core gauge (gauge.h) is read; each figure keeps the readings, their
+ * median, and the figure of its samples read on a quiet core (gauge_quiet).
  *
  * --parallel N forks N copies of the whole benchmark; they measure in
  * lockstep (one calibration, a common start, a cooldown: see conduct()),
@@ -468,21 +469,6 @@ static int calibrate(struct bench_ctx *ctx, const struct measure *m, uint64_t *n
 	return copies_start(ctx, n);
 }
 
-/* The median of the core gauge's k readings (0: none taken) into m. */
-static void gauge_record(struct metric *m, const double *g, int k)
-{
-	double *v = malloc((size_t)k * sizeof(double));
-	int i, n = 0;
-	struct stats st;
-
-	for (i = 0; v && i < k; i++)
-		if (g[i] > 0)
-			v[n++] = g[i];
-	if (n && stats_compute(v, (size_t)n, &st) == 0)
-		m->gauge = st.median;
-	free(v);
-}
-
 /* Record a measure's k samples, and the core gauge read after each, as a
  * metric of ctx->res. */
 static int record(struct bench_ctx *ctx, const struct measure *m, const struct sampled *sp,
@@ -516,7 +502,10 @@ static int record(struct bench_ctx *ctx, const struct measure *m, const struct s
 	met->detail = m->detail;
 	met->raw_ns = raw_med;
 	met->op_ns = st.median;
-	gauge_record(met, gauge, k);
+	if (result_metric_gauges(met, gauge) < 0) {
+		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
+		return -1;
+	}
 	if (cfg->ci_target_given) {
 		met->ci_target = cfg->ci_target;
 		met->ci_reached = met->st.median > 0 ?

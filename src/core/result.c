@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "gauge.h"
 #include "out.h"
 #include "options.h"
 #include "result.h"
@@ -88,6 +89,7 @@ static void metrics_free(struct bench_result *b)
 		free(b->metrics[i].iv_value);
 		free(b->metrics[i].iv_amount);
 		free(b->metrics[i].rep_amount);
+		free(b->metrics[i].gauges);
 		free(b->metrics[i].run_median);
 		free(b->metrics[i].run_cv);
 	}
@@ -178,6 +180,26 @@ struct metric *result_add_metric(struct bench_result *br, const char *name, cons
 	m->better = better;
 	stats_compute(samples, n, &m->st);
 	return m;
+}
+
+int result_metric_gauges(struct metric *m, const double *g)
+{
+	double *v = malloc((m->nsamples + 1) * sizeof(double));
+	size_t i, n = 0;
+	struct stats st;
+
+	free(m->gauges);
+	m->gauges = v;
+	if (!v)
+		return -1;
+	memcpy(v, g, m->nsamples * sizeof(double));
+	for (i = 0; i < m->nsamples; i++)
+		if (g[i] > 0)
+			v[n++] = g[i];
+	m->gauge = n && stats_compute(v, n, &st) == 0 ? st.median : 0;
+	memcpy(v, g, m->nsamples * sizeof(double));
+	m->quiet_n = gauge_quiet(m->samples, v, m->nsamples, &m->quiet, &m->quiet_gauge);
+	return 0;
 }
 
 const struct metric *result_metric(const struct bench_result *br, const char *name)
@@ -304,6 +326,15 @@ static void write_bench(struct jw *w, const struct bench_result *b)
 		}
 		if (m->gauge > 0)
 			jw_num(w, "core_gauge", m->gauge);
+		if (m->gauges)
+			write_nums(w, "core_gauges", m->gauges, m->nsamples);
+		if (m->quiet_n) {
+			jw_obj_begin(w, "core_quiet");
+			jw_num(w, "median", m->quiet);
+			jw_num(w, "core_gauge", m->quiet_gauge);
+			jw_int(w, "samples", (int64_t)m->quiet_n);
+			jw_obj_end(w);
+		}
 		if (m->cpu_wall_s > 0) {
 			jw_obj_begin(w, "cpu");
 			jw_num(w, "wall_s", m->cpu_wall_s);
@@ -513,6 +544,19 @@ static int read_nums(struct rd *rd, const struct json *obj, const char *key, dou
 	return 0;
 }
 
+/* Nothing bakeoff measures is negative or comes near 1e30 (bytes/s, ns,
+ * operations/s, files/s): a figure outside that is refused, with its
+ * offset, before any renderer or compare divides by it. */
+#define FIGURE_MAX 1e30
+
+static int figure_bad(struct rd *rd, const struct json *v, const char *what)
+{
+	if (!v || v->type != JSON_NUMBER || (v->number >= 0 && v->number <= FIGURE_MAX))
+		return 0;
+	rd_fail(rd, v, "%s %g is impossible (a figure is from 0 to 1e30)", what, v->number);
+	return 1;
+}
+
 /* The optional members of a metric: derived, per-op times, CPU, intervals,
  * latency percentiles. */
 static int read_metric_extra(struct rd *rd, const struct json *j, struct metric *m)
@@ -531,6 +575,17 @@ static int read_metric_extra(struct rd *rd, const struct json *j, struct metric 
 		return -1;
 	if (json_get(j, "core_gauge") && need_num(rd, j, "core_gauge", &m->gauge) < 0)
 		return -1;
+	if ((o = json_get(j, "core_quiet"))) {
+		double n;
+
+		if (o->type != JSON_OBJECT)
+			return rd_fail(rd, o, "\"core_quiet\" must be an object");
+		if (need_num(rd, o, "median", &m->quiet) < 0 || figure_bad(rd, json_get(o, "median"), "median") ||
+		    need_num(rd, o, "core_gauge", &m->quiet_gauge) < 0 ||
+		    need_count(rd, o, "samples", 1, 1e6, &n) < 0)
+			return -1;
+		m->quiet_n = (size_t)n;
+	}
 	if ((o = json_get(j, "cpu"))) {
 		if (o->type != JSON_OBJECT)
 			return rd_fail(rd, o, "\"cpu\" must be an object");
@@ -585,19 +640,6 @@ static int read_metric_extra(struct rd *rd, const struct json *j, struct metric 
 		snprintf(m->hist_unit, sizeof(m->hist_unit), "%s", v->string);
 	}
 	return 0;
-}
-
-/* Nothing bakeoff measures is negative or comes near 1e30 (bytes/s, ns,
- * operations/s, files/s): a figure outside that is refused, with its
- * offset, before any renderer or compare divides by it. */
-#define FIGURE_MAX 1e30
-
-static int figure_bad(struct rd *rd, const struct json *v, const char *what)
-{
-	if (!v || v->type != JSON_NUMBER || (v->number >= 0 && v->number <= FIGURE_MAX))
-		return 0;
-	rd_fail(rd, v, "%s %g is impossible (a figure is from 0 to 1e30)", what, v->number);
-	return 1;
 }
 
 static int figures_bad(struct rd *rd, const struct json *j)
@@ -665,6 +707,20 @@ static int read_metric(struct rd *rd, const struct json *j, struct bench_result 
 		if (na != m->nsamples) {
 			rd_fail(rd, json_get(j, "amounts"), "\"amounts\" must hold one number per sample");
 			goto out;
+		}
+	}
+	if (json_get(j, "core_gauges")) {
+		size_t na;
+
+		if (read_nums(rd, j, "core_gauges", &m->gauges, &na, 0) < 0)
+			goto out;
+		if (na != m->nsamples) {
+			rd_fail(rd, json_get(j, "core_gauges"), "\"core_gauges\" must hold one number per sample");
+			goto out;
+		}
+		if (!na) {	/* a lean read's: left out */
+			free(m->gauges);
+			m->gauges = NULL;
 		}
 	}
 	note = json_get(j, "note");
@@ -931,9 +987,10 @@ static int each_bench(const struct json *j, void *ctx)
 }
 
 /* The arrays of numbers a lean reader leaves out: every sample, per copy,
- * per repetition and per interval, and the medians of --runs. */
-static const char *const lean_keys[] = { "samples", "per_copy", "amounts", "t_s", "value", "amount",
-					 "median", "cv", NULL };
+ * per repetition and per interval, the core gauge's readings, and the
+ * medians of --runs. */
+static const char *const lean_keys[] = { "samples", "per_copy", "amounts", "core_gauges", "t_s",
+					 "value", "amount", "median", "cv", NULL };
 
 static int from_json(const char *text, size_t len, struct result *r, size_t *off, char *err,
 		     size_t errlen, int lean)
@@ -1156,6 +1213,8 @@ int result_merge_run(struct bench_result *acc, const struct bench_result *next, 
 			if (n->rep_amount &&
 			    append_doubles(&m->rep_amount, 0, n->rep_amount, n->nsamples) < 0)
 				return -1;
+			if (n->gauges && append_doubles(&m->gauges, 0, n->gauges, n->nsamples) < 0)
+				return -1;
 		} else if (append_doubles(&m->samples, m->nsamples, n->samples, n->nsamples) < 0) {
 			return -1;
 		} else {
@@ -1166,6 +1225,14 @@ int result_merge_run(struct bench_result *acc, const struct bench_result *next, 
 			if (!n->rep_amount) {
 				free(m->rep_amount);
 				m->rep_amount = NULL;
+			}
+			/* and the gauge's readings likewise */
+			if (m->gauges && n->gauges &&
+			    append_doubles(&m->gauges, m->nsamples, n->gauges, n->nsamples) < 0)
+				return -1;
+			if (!n->gauges) {
+				free(m->gauges);
+				m->gauges = NULL;
 			}
 			m->nsamples += n->nsamples;
 			if (!m->note && n->note)
@@ -1182,6 +1249,8 @@ int result_merge_run(struct bench_result *acc, const struct bench_result *next, 
 			return -1;
 		m->nruns++;
 		stats_compute(m->samples, m->nsamples, &m->st);
+		m->quiet_n = m->gauges ? gauge_quiet(m->samples, m->gauges, m->nsamples, &m->quiet,
+						     &m->quiet_gauge) : 0;
 	}
 	return 0;
 }

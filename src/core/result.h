@@ -47,6 +47,13 @@ struct metric {
 	/* The median of the core gauge (gauge.h) read after each sample (0: not
 	 * read, as for long operations). */
 	double gauge;
+	/* Each reading, beside its sample (nsamples of them; NULL: none), and
+	 * the figure of the samples read on a quiet core when only some were
+	 * (gauge_quiet: their median, their readings' median, their count;
+	 * quiet_n 0: none such). */
+	double *gauges;
+	double quiet, quiet_gauge;
+	size_t quiet_n;
 	/* Per-interval figures of a long operation (NULL when none): interval
 	 * k ends at iv_t[k] s from the start of its repetition, moved
 	 * iv_amount[k] bytes or operations, at iv_value[k] in unit. */
@@ -158,6 +165,10 @@ struct metric *result_add_metric(struct bench_result *br, const char *name, cons
  * what), so it is not shown as n=1 with a CV of 0. NULL when out of memory. */
 struct metric *result_add_derived(struct bench_result *br, const char *name, const char *unit,
 				  enum better better, double v, const char *from);
+/* m's core gauge readings g[0..m->nsamples) (0: none taken), one after
+ * each sample: kept, their median into m->gauge, and the quiet samples'
+ * figure (gauge_quiet). 0, or -1 (out of memory). */
+int result_metric_gauges(struct metric *m, const double *g);
 const struct metric *result_metric(const struct bench_result *br, const char *name);
 /* Give figure name a note after it is recorded, unless it has one; no
  * such figure: nothing. */

@@ -239,7 +239,7 @@ static void check_trend(struct tally *t, const struct history *h, const struct h
 	size_t from = tr->nch ? tr->ch[tr->nch - 1].at : 0, i, n = 0;
 	double s = 0, ss = 0, m, sd, half, med, *seg = malloc((tr->n + 1) * sizeof(double));
 	struct cmp_ratio r;
-	char change[160], how[600], floor[160], plo[32], phi[32], shared[160] = "";
+	char change[160], how[600], floor[160], plo[32], phi[32], shared[240] = "";
 
 	for (i = from; seg && i < tr->n; i++)
 		if (tr->used[i] && tr->v[i] > 0 && tr->file[i] != newf)
@@ -248,12 +248,17 @@ static void check_trend(struct tally *t, const struct history *h, const struct h
 		free(seg);
 		return;
 	}
-	for (i = 0; i < tr->n; i++)	/* NEW on a shared core: at the quiet level too */
-		if (tr->file[i] == newf && tr->shared[i] && tr->shared_ratio != 1) {
-			now = history_point(tr, i);
-			snprintf(shared, sizeof(shared), "; NEW ran on a shared core, its figure taken over %.2f",
-				 tr->shared_ratio);
-		}
+	for (i = 0; i < tr->n; i++) {	/* NEW on a shared core: at the quiet level too */
+		if (tr->file[i] != newf)
+			continue;
+		now = history_point(tr, i);
+		if (tr->q[i] != tr->v[i])
+			snprintf(shared, sizeof(shared), "; NEW ran on a shared core for some samples, "
+				 "taken at those read on a quiet core");
+		if (tr->shared[i] && tr->shared_ratio != 1)
+			snprintf(shared + strlen(shared), sizeof(shared) - strlen(shared),
+				 "; NEW ran on a shared core, its figure taken over %.2f", tr->shared_ratio);
+	}
 	for (i = 0; i < n; i++)
 		s += log(seg[i]);
 	m = s / (double)n;

@@ -4,12 +4,13 @@
  * thousands of files reads only the files that are new or changed. Plain
  * text, tab-separated, fields %-escaped (% TAB LF CR):
  *
- *   bakeoff-index/2 TAB VERSION
+ *   bakeoff-index/3 TAB VERSION
  *   K TAB n TAB id TAB metric TAB unit TAB better TAB derived TAB detail TAB settings
  *   F TAB path TAB size TAB mtime TAB fp TAB facts TAB host TAB start TAB kernel
  *     TAB version TAB profile TAB suspect TAB (-|+why unjudgeable) TAB labels
- *     TAB k:median:lo:hi[:gauge] ...   (9 significant digits; gauge: the
- *     core gauge's median, when the figure has one)
+ *     TAB k:median:lo:hi[:gauge[:quiet:qgauge]] ...   (9 significant
+ *     digits; gauge: the core gauge's median, when the figure has one;
+ *     quiet, qgauge: its quiet samples' median and theirs, gauge_quiet)
  *   S TAB path TAB size TAB mtime TAB why it is not a usable result
  *   C   (a chunk appended later: its K lines number afresh from 0)
  *
@@ -28,7 +29,7 @@
 #include "history.h"
 #include "version.h"
 
-#define MAGIC "bakeoff-index/2"
+#define MAGIC "bakeoff-index/3"
 #define FAMILY "bakeoff-index/"	/* any format's: an index another version wrote */
 #define MAX_FIELDS 16
 
@@ -97,8 +98,9 @@ static char *dup_or(const char *s, int *bad)
 	return d;
 }
 
-/* "k:median:lo:hi ..." into f's figures, keys mapped through map[0..nmap)
- * (strtoul and strtod by hand: sscanf costs thrice as much here). */
+/* "k:median:lo:hi[:gauge[:quiet:qgauge]] ..." into f's figures, keys
+ * mapped through map[0..nmap) (strtoul and strtod by hand: sscanf costs
+ * thrice as much here). */
 static int figs(char *s, const size_t *map, size_t nmap, struct hx_file *f)
 {
 	size_t n = 0, cap = 0;
@@ -106,24 +108,19 @@ static int figs(char *s, const size_t *map, size_t nmap, struct hx_file *f)
 
 	while (*p) {
 		unsigned long k = strtoul(p, &end, 10);
-		double v[3];
+		double v[6] = { 0 };
+		int i = 0;
 
 		if (end == p || *end != ':' || k >= nmap)
 			return -1;
-		double g = 0;
-
-		for (int i = 0; i < 3; i++) {
+		do {	/* 3, 4 or 6 numbers after the key */
 			p = end + 1;
-			v[i] = strtod(p, &end);
-			if (end == p || *end != (i < 2 ? ':' : *end) || (i == 2 && *end && *end != ' ' && *end != ':'))
+			v[i++] = strtod(p, &end);
+			if (end == p || (*end && *end != ' ' && *end != ':'))
 				return -1;
-		}
-		if (*end == ':') {	/* the core gauge's median */
-			p = end + 1;
-			g = strtod(p, &end);
-			if (end == p || (*end && *end != ' '))
-				return -1;
-		}
+		} while (*end == ':' && i < 6);
+		if (i == 5 || i < 3 || *end == ':')
+			return -1;
 		if (n == cap) {
 			struct hx_fig *nf = realloc(f->figs, (cap = cap ? 2 * cap : 32) * sizeof(*nf));
 
@@ -135,7 +132,9 @@ static int figs(char *s, const size_t *map, size_t nmap, struct hx_file *f)
 		f->figs[n].median = v[0];
 		f->figs[n].lo = v[1];
 		f->figs[n].hi = v[2];
-		f->figs[n].gauge = g;
+		f->figs[n].gauge = v[3];
+		f->figs[n].quiet = v[4];
+		f->figs[n].quiet_gauge = v[5];
 		f->nfigs = ++n;
 		p = *end ? end + 1 : end;
 	}
@@ -302,6 +301,8 @@ static void write_record(FILE *out, const struct hx_file *f, const size_t *kmap)
 			f->figs[j].lo, f->figs[j].hi);
 		if (f->figs[j].gauge > 0)
 			fprintf(out, ":%.4g", f->figs[j].gauge);
+		if (f->figs[j].gauge > 0 && f->figs[j].quiet > 0)
+			fprintf(out, ":%.9g:%.4g", f->figs[j].quiet, f->figs[j].quiet_gauge);
 	}
 	fputc('\n', out);
 }

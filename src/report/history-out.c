@@ -282,11 +282,15 @@ static int print_series(const struct history *h, const struct hx_series *s, cons
 	for (i = 0; i < nk; i++)
 		for (size_t j = 0; j < t[i].nch; j++)
 			change_line(h, &t[i], &t[i].ch[j], f);
-	for (i = 0; i < nk; i++)
-		if (t[i].nshared) {
-			char name[600];
+	for (i = 0; i < nk; i++) {
+		char name[600];
 
-			fig_name(&h->keys[t[i].key], name, sizeof(name), 0);
+		fig_name(&h->keys[t[i].key], name, sizeof(name), 0);
+		if (t[i].npartly)
+			fprintf(f, "  %s: %zu of %zu runs ran on a shared core for some of their samples: "
+				"searched at the median of those read on a quiet core (--include-shared: "
+				"as measured)\n", name, t[i].npartly, t[i].n);
+		if (t[i].nshared) {
 			fprintf(f, "  %s: %zu of %zu runs ran on a shared core (core gauge %.3gx or more of "
 				"this series' quietest, %.2f): ", name, t[i].nshared, t[i].n, GAUGE_SHARED,
 				t[i].gauge_quiet);
@@ -298,6 +302,7 @@ static int print_series(const struct history *h, const struct hx_series *s, cons
 				fprintf(f, "the figure reads %.2fx there, searched at the quiet level "
 					"(--include-shared: as measured)\n", t[i].shared_ratio);
 		}
+	}
 	for (i = 0; i < nk; i++) {
 		if (v->timeline && t[i].n)
 			timeline(h, &t[i], f);

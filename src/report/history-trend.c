@@ -117,6 +117,7 @@ void history_trend_free(struct hx_trend *t)
 {
 	free(t->file);
 	free(t->v);
+	free(t->q);
 	free(t->used);
 	free(t->shared);
 	memset(t, 0, sizeof(*t));
@@ -124,7 +125,7 @@ void history_trend_free(struct hx_trend *t)
 
 double history_point(const struct hx_trend *t, size_t i)
 {
-	return t->shared[i] ? t->v[i] / t->shared_ratio : t->v[i];
+	return t->shared[i] ? t->q[i] / t->shared_ratio : t->q[i];
 }
 
 static double median_copy(const double *x, size_t n)
@@ -463,9 +464,9 @@ static double shared_ratio(const struct hx_trend *t)
 		if (!t->used[i])
 			continue;
 		if (t->shared[i])
-			a[na++] = t->v[i];
+			a[na++] = t->q[i];
 		else
-			b[nb++] = t->v[i];
+			b[nb++] = t->q[i];
 	}
 	r = na >= 3 && nb >= 3 ? median_copy(a, na) / median_copy(b, nb) : 1;
 	free(a);
@@ -482,9 +483,10 @@ static int points(const struct history *h, const struct hx_series *s, size_t key
 
 	t->file = malloc((s->n + 1) * sizeof(size_t));
 	t->v = malloc((s->n + 1) * sizeof(double));
+	t->q = malloc((s->n + 1) * sizeof(double));
 	t->used = malloc(s->n + 1);
 	t->shared = calloc(s->n + 1, 1);
-	if (!g || !t->file || !t->v || !t->used || !t->shared) {
+	if (!g || !t->file || !t->v || !t->q || !t->used || !t->shared) {
 		free(g);
 		return -1;
 	}
@@ -495,9 +497,14 @@ static int points(const struct history *h, const struct hx_series *s, size_t key
 			;
 		if (j == f->nfigs)
 			continue;
+		const struct hx_fig *x = &f->figs[j];
+		int partly = x->quiet > 0 && !(include & HX_SHARED);
+
 		t->file[t->n] = s->files[i];
-		t->v[t->n] = f->figs[j].median;
-		g[t->n] = f->figs[j].gauge;
+		t->v[t->n] = x->median;
+		/* a run shared for some of its samples: its quiet ones */
+		t->q[t->n] = partly ? x->quiet : x->median;
+		g[t->n] = partly ? x->quiet_gauge : x->gauge;
 		if (g[t->n] > 0 && (t->gauge_quiet <= 0 || g[t->n] < t->gauge_quiet))
 			t->gauge_quiet = g[t->n];
 		t->n++;
@@ -513,6 +520,7 @@ static int points(const struct history *h, const struct hx_series *s, size_t key
 		t->used[i] = !f->unjudgeable && (!f->suspect || (include & HX_SUSPECT)) && t->v[i] > 0;
 		t->nused += t->used[i];
 		t->nshared += t->shared[i] && t->used[i];
+		t->npartly += t->q[i] != t->v[i] && t->used[i];
 	}
 	t->shared_ratio = include & HX_SHARED ? 1 : shared_ratio(t);
 	free(g);

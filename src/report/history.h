@@ -27,6 +27,8 @@ struct hx_fig {
 	size_t key;		/* into history.keys */
 	double median, lo, hi;	/* the 95% CI of the median (lo = hi: none) */
 	double gauge;		/* the core gauge's median (gauge.h; 0: none) */
+	double quiet, quiet_gauge;	/* its quiet samples' median and gauge
+					 * (gauge_quiet; 0: none such) */
 };
 
 /* One result file: what its index line holds. */
@@ -124,10 +126,14 @@ struct hx_trend {
 	size_t n;		/* points: runs of the series that have the figure */
 	size_t *file;		/* each point's file (index into history.files) */
 	double *v;		/* its median */
+	double *q;		/* the figure searched: the median of its samples read on
+				 * a quiet core where only some were (gauge_quiet), else
+				 * its median (and its median with --include-shared) */
 	unsigned char *used;	/* taken into the detection (not suspect nor shared, or included) */
 	size_t nused;
 	unsigned char *shared;	/* its core gauge says the core was shared (gauge.h) */
 	size_t nshared;		/* of the runs searched (judged, and valid or included) */
+	size_t npartly;		/* of those, searched at their quiet samples (q != v) */
 	double shared_ratio;	/* the shared runs' median over the others' where 5% or
 				 * more apart, else 1 (and 1 with --include-shared): the
 				 * search divides their figures by it */

@@ -27,7 +27,8 @@ edit() {
 		sub bench { my ($id) = @_; (grep { $_->{id} eq $id } @{$r->{benchmarks}})[0] }
 		sub mt { (grep { $_->{name} eq "" } @{bench($_[0])->{metrics}})[0] }
 		sub set { my ($m, @s) = @_; my @o = sort { $a <=> $b } @s;
-			$m->{samples} = [@s]; $m->{n} = @s; $m->{median} = $o[$#o / 2]; }
+			$m->{samples} = [@s]; $m->{n} = @s; $m->{median} = $o[$#o / 2];
+			delete @$m{qw(core_gauges core_quiet)}; }
 		eval $ARGV[1]; die $@ if $@;
 		open my $o, ">", $ARGV[2] or die; print $o JSON::PP->new->canonical->encode($r);
 	' "$1" "$3" "$2"

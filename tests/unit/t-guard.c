@@ -2,7 +2,8 @@
  * disturbance seen during a benchmark comes first in its figures' notes;
  * the spread of a CPU figure's samples, on samples of runs where the host
  * slowed this guest and on a steady one; the core gauge's finding, a CPU
- * benchmark whose core was shared while another ran alone. */
+ * benchmark whose core was shared while another ran alone; the samples of
+ * a figure read on a quiet core (gauge_quiet). */
 #include <stdlib.h>
 #include <string.h>
 #include "../tap.h"
@@ -143,6 +144,33 @@ int main(void)
 		ok(r.guard.nfindings == n + 1 && strstr(r.guard.findings[n], "during cpu.int"),
 		   "cpu.int found once a quiet reading is in the run; cpu.float not: the busy machine explains it");
 		result_free(&r);
+	}
+	{	/* gauge_quiet: the samples of a figure read on a quiet core */
+		double v[33], gv[33], val = 0, gq = 0;
+		size_t i, k;
+
+		for (i = 0; i < 33; i++) {	/* cpu.int's two levels, loops/s */
+			int shared = i % 3 == 1;
+
+			v[i] = shared ? 12e6 + (double)i : 24e6 + (double)i;
+			gv[i] = shared ? 0.70 + 0.01 * (double)(i % 5) : 0.500 + 0.001 * (double)(i % 4);
+		}
+		k = gauge_quiet(v, gv, 33, &val, &gq);
+		ok(k == 22 && val > 23e6 && gq >= 0.5 && gq < 0.504,
+		   "a third of the samples shared: the other 22 taken (%zu, %.4g, gauge %.3f)", k, val, gq);
+		gv[5] = 0.40;	/* one freak low reading does not set the reference */
+		k = gauge_quiet(v, gv, 33, &val, &gq);
+		ok(k == 22 && val > 23e6, "  a freak low reading: the same 22 (%zu)", k);
+		gv[6] = 0;	/* a reading not taken counts neither way */
+		k = gauge_quiet(v, gv, 33, &val, &gq);
+		ok(k == 21, "  a reading not taken: left out (%zu)", k);
+		for (i = 0; i < 33; i++)
+			gv[i] = 0.500 + 0.001 * (double)(i % 4);
+		ok(gauge_quiet(v, gv, 33, &val, &gq) == 0, "every sample quiet: 0 (the figure's own median is)");
+		for (i = 0; i < 33; i++)
+			gv[i] = i < 4 ? 0.5 : 0.9;
+		ok(gauge_quiet(v, gv, 33, &val, &gq) == 0, "only 4 read quiet: too few, 0");
+		ok(gauge_quiet(v, gv, 0, &val, &gq) == 0, "no samples: 0");
 	}
 	free(m[0].note);
 	for (size_t i = 0; i < g.nfindings; i++)

@@ -226,6 +226,48 @@ int main(void)
 		result_free(&d);
 	}
 
+	/* The core gauge's readings: one a sample, their median, the figure of
+	 * the samples read on a quiet core; written, read back, pooled by
+	 * --runs while every run has them. */
+	{
+		static const double v[] = { 10, 11, 12, 13, 14, 20, 21, 10.5 },
+				    g[] = { 0.5, 0.5, 0.51, 0.5, 0.5, 0.9, 0.95, 0.5 };
+		struct result c, d;
+		struct bench_result *b, one = { 0 };
+		struct metric *mm;
+
+		build(&c);
+		b = result_add_bench(&c, "q.g", "cpu", "Q");
+		result_set_status(b, ST_OK, NULL);
+		mm = result_add_metric(b, "", "ns", BETTER_LOWER, v, 8);
+		ok(mm && result_metric_gauges(mm, g) == 0 && mm->gauge == 0.5 && mm->quiet_n == 6 &&
+		   mm->quiet == 11.5 && mm->quiet_gauge == 0.5,
+		   "6 of 8 samples quiet: their median 11.5 (all 8: %g), gauge 0.5", mm ? mm->st.median : 0);
+		char *t2 = render(&c);
+
+		ok(strstr(t2, "\"core_gauges\"") && strstr(t2, "\"core_quiet\""), "written");
+		ok(result_from_json(t2, strlen(t2), &d, &off, err, sizeof(err)) == 0, "read back: %s", err);
+		again = render(&d);
+		is_str(again, t2, "and written back the same");
+		free(again);
+		result_free(&d);
+		ok(result_from_json_lean(t2, strlen(t2), &d, &off, err, sizeof(err)) == 0 &&
+		   result_bench(&d, "q.g") && result_bench(&d, "q.g")->metrics[0].quiet == 11.5 &&
+		   !result_bench(&d, "q.g")->metrics[0].gauges,
+		   "a lean read keeps the quiet figure, not the readings: %s", err);
+		result_free(&d);
+		free(t2);
+		one.id = strdup("q.g");
+		result_set_status(&one, ST_OK, NULL);
+		mm = result_add_metric(&one, "", "ns", BETTER_LOWER, v, 8);
+		result_metric_gauges(mm, g);
+		ok(result_merge_run(b, &one, 2) == 0 && b->metrics[0].nsamples == 16 && b->metrics[0].gauges &&
+		   b->metrics[0].gauges[14] == 0.95 && b->metrics[0].quiet_n == 12,
+		   "--runs: the readings pooled beside the samples, the quiet figure of them all");
+		result_bench_free(&one);
+		result_free(&c);
+	}
+
 	/* --runs: three runs folded into one, and the run medians round-trip. */
 	{
 		static const double r1[] = { 10, 11, 12 }, r2[] = { 20, 21, 22, 23 }, r3[] = { 30 };
@@ -245,6 +287,8 @@ int main(void)
 			result_param_num(&one, "mem_size_bytes", 1024 * (double)(k + 1));
 			mm = result_add_metric(&one, "", "ns", BETTER_LOWER, rs[k], ns[k]);
 			ok(mm != NULL, "run %zu measured", k + 1);
+			if (mm && k < 2)	/* run 3 read no gauge: the pooled readings go */
+				result_metric_gauges(mm, (const double[]){ 0.5, 0.9, 0.5, 0.5 });
 			ok(result_merge_run(acc, &one, (int)k + 1) == 0, "run %zu merged", k + 1);
 			result_bench_free(&one);
 		}
@@ -256,6 +300,8 @@ int main(void)
 		   "each run's own median (11, 21.5, 30)");
 		is_int(mm->nsamples, 8, "samples pooled");
 		is_num(mm->st.median, 20.5, 0, "statistics of the pooled samples");
+		ok(!mm->gauges && mm->gauge == 0.5, "a run without gauge readings: none pooled, the gauge "
+		   "the most shared run's median (%g)", mm->gauge);
 		is_num(result_param(acc, "mem_size_bytes")->num, 1024, 0,
 		       "settings from the first run");
 		char *t2 = render(&c);
