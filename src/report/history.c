@@ -135,6 +135,31 @@ static int add_figs(struct history *h, struct hx_file *f, const struct result *r
 	return 0;
 }
 
+/* Suspect for a history: the guard judged the run disturbed by something
+ * other than a shared core. Its "the core was shared" finding is left
+ * aside: history weighs the core gauge figure by figure itself (a run
+ * shared for part of a figure at its quiet samples, a shared figure at the
+ * quiet level), which keeps those runs where leaving them out lost power
+ * (docs/regressions.md). */
+static int suspect_for_history(const struct guard *g)
+{
+	size_t i;
+	int shared = 0;
+
+	if (!strcmp(g->verdict, "valid"))
+		return 0;
+	for (i = 0; i < g->nfindings; i++) {
+		const char *f = g->findings[i], *rest = guard_finding_during(f, NULL, 0);
+
+		if (!guard_finding_suspect(f))
+			continue;
+		if (strncmp(rest ? rest : f, "the core was shared", 19) != 0)
+			return 1;
+		shared = 1;
+	}
+	return !shared;	/* suspect for a reason not among its findings: as judged */
+}
+
 /* r's record into f (path as given). 0, or -1 (out of memory). */
 static int record_of(struct history *h, const struct result *r, const char *path, struct hx_file *f)
 {
@@ -157,7 +182,7 @@ static int record_of(struct history *h, const struct result *r, const char *path
 	f->fp[12] = 0;
 	if (history_parse_utc(f->start, &f->t) < 0)
 		f->t = (time_t)-1;
-	f->suspect = strcmp(r->guard.verdict, "valid") != 0;
+	f->suspect = suspect_for_history(&r->guard);
 	{
 		char buf[600];
 		const char *why = history_unjudgeable(r, buf, sizeof(buf));

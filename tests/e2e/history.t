@@ -126,6 +126,16 @@ check "  marked in the timeline" grep -Eq '^ +[0-9]+  2026-.* shared +commit' "$
 check "  --include-suspect does not change that" grep -q 'of 40 runs ran on a shared core .*: the figure reads .* searched at the quiet level' "$TMP/out"
 "$B" history --metric proc.syscall.null --include-shared "$TMP/sc" >"$TMP/out" 2>&1
 check "  --include-shared: as measured" grep -q 'of 40 runs ran on a shared core .*: searched as measured (--include-shared)' "$TMP/out"
+# the guard's own finding on those runs ("the core was shared", verdict
+# suspect) does not leave them out: history weighs the gauge itself
+cp -r "$TMP/sc" "$TMP/scg"
+perl -MJSON::PP -i -0pe '$r = decode_json($_); if (grep { $_->{metrics}[0]{core_gauge} == 1 } @{$r->{benchmarks}}) {
+	$r->{guard}{verdict} = "suspect"; push @{$r->{guard}{findings}}, "during proc.syscall.null: the core was shared with another thread for most of it: made by history.t" }
+	$_ = encode_json($r)' "$TMP"/scg/*.json
+"$B" history --metric proc.syscall.null --timeline "$TMP/scg" >"$TMP/out" 2>&1
+check "the guard's shared-core finding: the runs still searched, at the quiet level" \
+	sh -c "grep -q 'of 40 runs ran on a shared core .*: the figure reads .* searched at the quiet level' '$TMP/out' &&
+	       grep -q '^1 change found' '$TMP/out' && grep -Eq '^ +[0-9]+  2026-.* shared +commit' '$TMP/out'"
 "$S" --noise 2 --seed 3 --levels 100:0.4 --step 20:20:proc.syscall.null "$TMP/sc0" 40 "$TMP/src.json"
 "$B" history --metric proc.syscall.null "$TMP/sc0" >"$TMP/out" 2>&1
 check "  the same runs without the gauge: the step is not found" grep -q '^0 changes found' "$TMP/out"
