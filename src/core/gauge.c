@@ -67,24 +67,39 @@ double gauge_core(void)
 	return n ? q[n / 2] : 0;
 }
 
-size_t gauge_quiet(const double *v, const double *g, size_t n, double *value, double *gauge)
+double gauge_reference(const double *g, size_t n)
 {
-	double *a = malloc((2 * n + 1) * sizeof(double)), *b = a ? a + n : NULL, ref;
-	size_t i, k = 0, m = 0;
-	struct stats st;
+	double *b = malloc((n + 1) * sizeof(double)), r;
+	size_t i, m = 0;
 
-	if (!a)
+	if (!b)
 		return 0;
 	for (i = 0; i < n; i++)
 		if (g[i] > 0)
 			b[m++] = g[i];
 	qsort(b, m, sizeof(*b), stats_cmp_double);
-	ref = m >= 2 ? b[1] : 0;
-	for (i = 0; ref > 0 && i < n; i++)
-		if (g[i] > 0 && g[i] < GAUGE_SHARED * ref) {
+	r = m >= 2 ? b[m / 50 > 1 ? m / 50 : 1] : 0;
+	free(b);
+	return r;
+}
+
+size_t gauge_quiet(const double *v, const double *g, size_t n, double ref, double *value, double *gauge)
+{
+	double *a = malloc((2 * n + 1) * sizeof(double)), *b = a ? a + n : NULL;
+	size_t i, k = 0, m = 0;
+	struct stats st;
+
+	if (!a)
+		return 0;
+	for (i = 0; ref > 0 && i < n; i++) {
+		if (!(g[i] > 0))
+			continue;
+		m++;
+		if (g[i] < GAUGE_SHARED * ref) {
 			a[k] = v[i];
 			b[k++] = g[i];
 		}
+	}
 	if (k < GAUGE_QUIET_MIN || k == m) {
 		free(a);
 		return 0;

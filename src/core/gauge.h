@@ -27,15 +27,21 @@
  * or 0 when the clock did not move. */
 double gauge_core(void);
 
+/* The quiet reading among g[0..n) (0: none taken): one of the lowest, at
+ * a fiftieth of the way up (at least the second-lowest, so that one freak
+ * low reading does not set it); 0 when fewer than two were taken. A run's
+ * readings, taken together, hold a quiet stretch unless the core was
+ * shared from its start to its end. */
+double gauge_reference(const double *g, size_t n);
+
 /* The samples v[0..n) of one figure that ran on a quiet core, by the
- * readings g[0..n) taken after each (0: none taken): those read under
- * GAUGE_SHARED times the figure's quiet reference (its second-lowest
- * reading: one freak low reading does not set it). When they are at least
- * GAUGE_QUIET_MIN and not every sample, their median into *value, their
- * readings' median into *gauge, and their count is returned; otherwise 0
- * (the figure was all quiet or all shared: its own median and gauge say
- * so). A history takes such a figure at its quiet samples' level. */
+ * readings g[0..n) taken after each: those read under GAUGE_SHARED times
+ * ref (gauge_reference). When they are at least GAUGE_QUIET_MIN and not
+ * every sample read, their median into *value, their readings' median
+ * into *gauge, and their count is returned; otherwise 0 (the figure was
+ * all quiet or all shared: its own median and gauge say so). A history
+ * takes such a figure at its quiet samples' level. */
 #define GAUGE_QUIET_MIN 5
-size_t gauge_quiet(const double *v, const double *g, size_t n, double *value, double *gauge);
+size_t gauge_quiet(const double *v, const double *g, size_t n, double ref, double *value, double *gauge);
 
 #endif

@@ -129,6 +129,31 @@ double guard_speed_spread(const struct metric *m)
 	return lo > 0 && hi > 0 ? lo / hi : 1;
 }
 
+/* m's slow samples explained by the core gauge: some were read on a shared
+ * core (GAUGE_SHARED times the figure's quiet reading or more), and those
+ * read on a quiet core do not spread to under 0.8x (or are too few to
+ * judge). Their count into *nshared. */
+static int shared_part(const struct metric *m, size_t *nshared)
+{
+	struct metric q = *m;
+	double ref = m->gauges ? gauge_reference(m->gauges, m->nsamples) : 0;
+	size_t i, n = 0, taken = 0;
+	int explained;
+
+	if (!(ref > 0) || !(q.samples = malloc(m->nsamples * sizeof(double))))
+		return 0;
+	for (i = 0; i < m->nsamples; i++) {
+		taken += m->gauges[i] > 0;
+		if (m->gauges[i] > 0 && m->gauges[i] < GAUGE_SHARED * ref)
+			q.samples[n++] = m->samples[i];
+	}
+	q.nsamples = n;
+	*nshared = taken - n;
+	explained = *nshared > 0 && guard_speed_spread(&q) >= 0.8;
+	free(q.samples);
+	return explained;
+}
+
 /* A CPU benchmark's work is the same in every sample, and nothing makes it
  * run faster than the machine can: when, past the single slowest and
  * fastest sample, the slow ones ran at under 0.8x the speed of the fast
@@ -136,7 +161,7 @@ double guard_speed_spread(const struct metric *m)
  * (the host, its other guests) slowed the machine for part of the figure
  * — or for most of it, and the median is the slowed speed. No steal need
  * show it. */
-static void host_slowed(struct guard *g, const struct bench_result *br)
+void guard_host_slowed(struct guard *g, const struct bench_result *br)
 {
 	size_t i;
 
@@ -146,6 +171,17 @@ static void host_slowed(struct guard *g, const struct bench_result *br)
 		const struct metric *m = &br->metrics[i];
 		double r = guard_speed_spread(m);
 
+		size_t ns;
+
+		if (r < 0.8 && shared_part(m, &ns)) {
+			result_add_finding(g, "during %s: the core was shared with another thread for "
+					   "part of it: %zu of %zu samples%s%s read the core gauge %.3gx its "
+					   "quietest or more, and its slow samples ran at %.2fx the speed of "
+					   "its fast ones; the samples read on a quiet core did not spread so",
+					   br->id, ns, m->nsamples, m->name[0] ? " of " : "", m->name,
+					   GAUGE_SHARED, r);
+			return;
+		}
 		if (r < 0.8) {
 			result_add_finding(g, "during %s: the machine's speed moved with nothing else "
 					   "running: its slow samples%s%s ran at %.2fx the speed of its fast "
@@ -188,7 +224,7 @@ void guard_during(struct guard *g, const struct guard_mark *before, const struct
 	}
 	if (other <= 10)	/* else the busy machine explains it */
 		if (steady)	/* its group's work is the same in every sample */
-			host_slowed(g, br);
+			guard_host_slowed(g, br);
 	guard_judge(g);
 }
 

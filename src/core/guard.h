@@ -32,6 +32,11 @@ void guard_during(struct guard *g, const struct guard_mark *before, const struct
  * A CPU benchmark below 0.8 with no other process busy gets the finding
  * "during ID: the machine's speed moved with nothing else running". */
 double guard_speed_spread(const struct metric *m);
+/* That finding for br (a CPU benchmark with no other process busy), the
+ * first figure of it below 0.8; where the core gauge's readings show the
+ * slow samples were those on a shared core, "during ID: the core was
+ * shared with another thread for part of it" instead. */
+void guard_host_slowed(struct guard *g, const struct bench_result *br);
 
 /* The disturbances found during br (findings from index `from` on) come
  * first in the notes of br's figures: a figure's note is a reading of it

@@ -198,8 +198,35 @@ int result_metric_gauges(struct metric *m, const double *g)
 			v[n++] = g[i];
 	m->gauge = n && stats_compute(v, n, &st) == 0 ? st.median : 0;
 	memcpy(v, g, m->nsamples * sizeof(double));
-	m->quiet_n = gauge_quiet(m->samples, v, m->nsamples, &m->quiet, &m->quiet_gauge);
 	return 0;
+}
+
+void result_quiet_figures(struct result *r)
+{
+	size_t i, j, n = 0, k = 0;
+	double *all, ref;
+
+	for (i = 0; i < r->nbenches; i++)
+		for (j = 0; j < r->benches[i].nmetrics; j++)
+			n += r->benches[i].metrics[j].gauges ? r->benches[i].metrics[j].nsamples : 0;
+	if (!n || !(all = malloc(n * sizeof(double))))
+		return;
+	for (i = 0; i < r->nbenches; i++)
+		for (j = 0; j < r->benches[i].nmetrics; j++) {
+			const struct metric *m = &r->benches[i].metrics[j];
+
+			if (m->gauges)
+				memcpy(all + k, m->gauges, m->nsamples * sizeof(double)), k += m->nsamples;
+		}
+	ref = gauge_reference(all, n);
+	free(all);
+	for (i = 0; i < r->nbenches; i++)
+		for (j = 0; j < r->benches[i].nmetrics; j++) {
+			struct metric *m = &r->benches[i].metrics[j];
+
+			m->quiet_n = m->gauges ? gauge_quiet(m->samples, m->gauges, m->nsamples, ref, &m->quiet,
+							     &m->quiet_gauge) : 0;
+		}
 }
 
 const struct metric *result_metric(const struct bench_result *br, const char *name)
@@ -1249,8 +1276,6 @@ int result_merge_run(struct bench_result *acc, const struct bench_result *next, 
 			return -1;
 		m->nruns++;
 		stats_compute(m->samples, m->nsamples, &m->st);
-		m->quiet_n = m->gauges ? gauge_quiet(m->samples, m->gauges, m->nsamples, &m->quiet,
-						     &m->quiet_gauge) : 0;
 	}
 	return 0;
 }

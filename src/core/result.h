@@ -49,8 +49,8 @@ struct metric {
 	double gauge;
 	/* Each reading, beside its sample (nsamples of them; NULL: none), and
 	 * the figure of the samples read on a quiet core when only some were
-	 * (gauge_quiet: their median, their readings' median, their count;
-	 * quiet_n 0: none such). */
+	 * (result_quiet_figures: their median, their readings' median, their
+	 * count; quiet_n 0: none such). */
 	double *gauges;
 	double quiet, quiet_gauge;
 	size_t quiet_n;
@@ -166,9 +166,13 @@ struct metric *result_add_metric(struct bench_result *br, const char *name, cons
 struct metric *result_add_derived(struct bench_result *br, const char *name, const char *unit,
 				  enum better better, double v, const char *from);
 /* m's core gauge readings g[0..m->nsamples) (0: none taken), one after
- * each sample: kept, their median into m->gauge, and the quiet samples'
- * figure (gauge_quiet). 0, or -1 (out of memory). */
+ * each sample: kept, and their median into m->gauge. 0, or -1 (out of
+ * memory). */
 int result_metric_gauges(struct metric *m, const double *g);
+/* Once every benchmark of r has run: each figure's samples read on a quiet
+ * core (quiet, quiet_gauge, quiet_n), quiet by the reference of all the
+ * run's readings together (gauge_reference, gauge_quiet). */
+void result_quiet_figures(struct result *r);
 const struct metric *result_metric(const struct bench_result *br, const char *name);
 /* Give figure name a note after it is recorded, unless it has one; no
  * such figure: nothing. */

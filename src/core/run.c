@@ -391,6 +391,7 @@ static void run_loop(struct run_state *st)
 				run_one(st, run, mem, nmem, &k);
 		}
 	scratch_remove();
+	result_quiet_figures(&st->r);
 	guard_shared_core(&st->r.guard, &st->r);
 	st->r.duration_s = (double)(clock_ns() - st->t0) / 1e9;
 	st->r.interrupted = scratch_interrupted();

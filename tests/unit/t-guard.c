@@ -155,22 +155,53 @@ int main(void)
 			v[i] = shared ? 12e6 + (double)i : 24e6 + (double)i;
 			gv[i] = shared ? 0.70 + 0.01 * (double)(i % 5) : 0.500 + 0.001 * (double)(i % 4);
 		}
-		k = gauge_quiet(v, gv, 33, &val, &gq);
+		k = gauge_quiet(v, gv, 33, gauge_reference(gv, 33), &val, &gq);
 		ok(k == 22 && val > 23e6 && gq >= 0.5 && gq < 0.504,
 		   "a third of the samples shared: the other 22 taken (%zu, %.4g, gauge %.3f)", k, val, gq);
 		gv[5] = 0.40;	/* one freak low reading does not set the reference */
-		k = gauge_quiet(v, gv, 33, &val, &gq);
-		ok(k == 22 && val > 23e6, "  a freak low reading: the same 22 (%zu)", k);
+		ok(gauge_reference(gv, 33) == 0.5, "  a freak low reading does not set the reference");
+		k = gauge_quiet(v, gv, 33, gauge_reference(gv, 33), &val, &gq);
+		ok(k == 22 && val > 23e6, "  nor changes the quiet samples (%zu)", k);
 		gv[6] = 0;	/* a reading not taken counts neither way */
-		k = gauge_quiet(v, gv, 33, &val, &gq);
+		k = gauge_quiet(v, gv, 33, 0.5, &val, &gq);
 		ok(k == 21, "  a reading not taken: left out (%zu)", k);
 		for (i = 0; i < 33; i++)
 			gv[i] = 0.500 + 0.001 * (double)(i % 4);
-		ok(gauge_quiet(v, gv, 33, &val, &gq) == 0, "every sample quiet: 0 (the figure's own median is)");
+		ok(gauge_quiet(v, gv, 33, 0.5, &val, &gq) == 0, "every sample quiet: 0 (the figure's own median is)");
 		for (i = 0; i < 33; i++)
 			gv[i] = i < 4 ? 0.5 : 0.9;
-		ok(gauge_quiet(v, gv, 33, &val, &gq) == 0, "only 4 read quiet: too few, 0");
-		ok(gauge_quiet(v, gv, 0, &val, &gq) == 0, "no samples: 0");
+		ok(gauge_quiet(v, gv, 33, 0.5, &val, &gq) == 0, "only 4 read quiet: too few, 0");
+		ok(gauge_quiet(v, gv, 33, 0.9, &val, &gq) == 0, "  and against a shared reference, all 33 read quiet: 0");
+		ok(gauge_quiet(v, gv, 0, 0.5, &val, &gq) == 0 && gauge_reference(gv, 1) == 0, "no samples: 0");
+
+		/* the spread of a CPU figure: the core gauge's readings say
+		 * whether its slow samples were the shared ones */
+		struct bench_result br = { 0 };
+		struct guard gg = { 0 };
+		struct metric *mt;
+
+		br.id = "cpu.int";
+		br.status = ST_OK;
+		for (i = 0; i < 33; i++)
+			gv[i] = i % 3 == 1 ? 0.70 + 0.01 * (double)(i % 5) : 0.500 + 0.001 * (double)(i % 4);
+		mt = result_add_metric(&br, "", "loops/s", BETTER_HIGHER, v, 33);
+		result_metric_gauges(mt, gv);
+		guard_host_slowed(&gg, &br);
+		ok(gg.nfindings == 1 && strstr(gg.findings[0], "during cpu.int: the core was shared with another "
+						"thread for part of it: 11 of 33 samples"),
+		   "slow samples read shared, the quiet ones steady: the core was shared (%s)",
+		   gg.nfindings ? gg.findings[0] : "none");
+		ok(guard_finding_suspect(gg.findings[0]), "  a disturbance");
+		for (i = 0; i < 33; i++)
+			mt->gauges[i] = 0.5;
+		guard_host_slowed(&gg, &br);
+		ok(gg.nfindings == 2 && strstr(gg.findings[1], "the machine's speed moved"),
+		   "every sample read quiet: the machine's speed moved, as before");
+		for (i = 0; i < gg.nfindings; i++)
+			free(gg.findings[i]);
+		free(gg.findings);
+		br.id = NULL;
+		result_bench_free(&br);
 	}
 	free(m[0].note);
 	for (size_t i = 0; i < g.nfindings; i++)
