@@ -192,12 +192,11 @@ int result_metric_gauges(struct metric *m, const double *g)
 	m->gauges = v;
 	if (!v)
 		return -1;
-	memcpy(v, g, m->nsamples * sizeof(double));
-	for (i = 0; i < m->nsamples; i++)
+	for (i = 0; i < m->nsamples; i++)	/* the readings taken, for their median */
 		if (g[i] > 0)
 			v[n++] = g[i];
 	m->gauge = n && stats_compute(v, n, &st) == 0 ? st.median : 0;
-	memcpy(v, g, m->nsamples * sizeof(double));
+	memcpy(v, g, m->nsamples * sizeof(double));	/* then all of them, kept */
 	return 0;
 }
 
