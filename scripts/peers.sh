@@ -203,12 +203,25 @@ order() {
 		if (mo >= 1.1 * me || me >= 1.1 * mo)
 			printf "%-24s %-18s %6.2f (%2d) %6.2f (%2d) %6.2f\n", f, p, mo, no, me, ne, sqrt(mo * me) }' "$TMP/vals" >>"$TMP/order"
 }
+# shared NAME BAKEOFF_KEY — the rounds whose bakeoff figure ran on a shared
+# core (its core gauge 1.1x the quietest reading of any figure of this run
+# or more: docs/results.md), a line for the note under the table. The
+# peers read no gauge, so such a round may pair bakeoff on a shared core
+# with a peer on a quiet one, or the other way round.
+shared() {
+	grep -qx "$2" "$TMP/shared.keys" 2>/dev/null && return	# a row against a second peer
+	echo "$2" >>"$TMP/shared.keys"
+	awk -v f="$1" -v b="$2.gauge" '$1 ~ /\.gauge$/ && $2 > 0 && (q == "" || $2 < q + 0) { q = $2 }
+		$1 == b { g[n++] = $2 } END {
+		for (i = 0; i < n; i++) if (g[i] >= 1.1 * q) { s = s sprintf("%s%d (%.2f)", k ? ", " : "", i + 1, g[i]); k++ }
+		if (k) printf "%-24s %-18s %2d of %2d: %s\n", f, substr(b, 1, length(b) - 6), k, n, s }' "$TMP/vals" >>"$TMP/shared"
+}
 # bk FILE KEY ID [NAME] — put bakeoff's median for ID's figure NAME (default
 # the main one) from FILE under KEY, its CV
 # (in per cent) under KEY.cv, and under KEY.tw the time-weighted mean of its
 # samples: total work / total time, the statistic perf bench, mbw and
 # sysbench print (for a time per operation the plain mean, for a rate the
-# harmonic mean).
+# harmonic mean), and under KEY.gauge its core gauge (shared() reads it).
 bk() {
 	perl -MJSON::PP -e '
 		local $/; open my $f, "<", $ARGV[0] or exit; my $r = decode_json(<$f>);
@@ -217,7 +230,8 @@ bk() {
 				my @x = @{$m->{samples}}; my $tw = 0;
 				if ($m->{unit} =~ m{/s$}) { $tw += 1 / $_ for @x; $tw = @x / $tw }
 				else { $tw += $_ for @x; $tw /= @x }
-				print "$ARGV[2] $m->{median}\n$ARGV[2].cv ", 100 * $m->{cv}, "\n$ARGV[2].tw $tw\n" }
+				print "$ARGV[2] $m->{median}\n$ARGV[2].cv ", 100 * $m->{cv}, "\n$ARGV[2].tw $tw\n";
+				print "$ARGV[2].gauge $m->{core_gauge}\n" if $m->{core_gauge} }
 			print "$ARGV[2].array $b->{params}{array_bytes}\n" if $b->{params}{array_bytes};
 			print "$ARGV[2].array1 $b->{params}{array_bytes_one}\n" if $b->{params}{array_bytes_one} }' \
 		"$1" "$3" "$2" ${4+"$4"} >>"$TMP/vals"
@@ -908,6 +922,7 @@ fi
 # line FIGURE BAKEOFF_KEY UNIT PEER_KEY PEER_NAME WHY_MISSING
 line() {
 	order "$1" "$2" "$4"
+	shared "$1" "$2"
 	b=$(median "$2")
 	p=$(median "$4")
 	awk -v f="$1" -v id="$2" -v b="$b" -v cv="$(median "$2.cv")" -v tw="$(median "$2.tw")" \
@@ -1005,6 +1020,15 @@ if [ "$ONLY" != nodisk ] && [ "$PAIRONLY" = 0 ]; then
 for t in $IOZTESTS; do
 	line "iozone $(echo "$t" | tr _ ' ')" "bk.ioz.$t" MB/s "ioz.$t" "iozone -a -g 4m -e, files >= 1 MiB" "$WHY_IOZ"
 done
+fi
+if [ -s "$TMP/shared" ]; then
+	echo
+	echo "Rounds in which bakeoff's figure ran on a shared core: its core gauge read 1.1x or more"
+	echo "of the quietest reading of this run ($(awk '$1 ~ /\.gauge$/ && $2 > 0 && (q == "" || $2 < q + 0) { q = $2 } END { printf "%.2f", q }' "$TMP/vals")),"
+	echo "another thread took issue slots of its core (the host's, on a vCPU's hyperthread). The peer"
+	echo "reads no gauge: its round may or may not have shared the core."
+	printf '%-24s %-18s %8s  %s\n' "figure" "bakeoff id" "rounds" "which (gauge)"
+	cat "$TMP/shared"
 fi
 if [ -s "$TMP/order" ]; then
 	echo
