@@ -83,10 +83,10 @@ double gauge_reference(const double *g, size_t n)
 	return r;
 }
 
-size_t gauge_quiet(const double *v, const double *g, size_t n, double ref, double *value, double *gauge)
+size_t gauge_quiet(const double *v, const double *g, size_t n, double ref, struct gauge_split *s)
 {
-	double *a = malloc((2 * n + 1) * sizeof(double)), *b = a ? a + n : NULL;
-	size_t i, k = 0, m = 0;
+	double *a = malloc((3 * n + 1) * sizeof(double)), *b = a ? a + n : NULL, *c = a ? a + 2 * n : NULL;
+	size_t i, k = 0, o = 0;
 	struct stats st;
 
 	if (!a)
@@ -94,20 +94,23 @@ size_t gauge_quiet(const double *v, const double *g, size_t n, double ref, doubl
 	for (i = 0; ref > 0 && i < n; i++) {
 		if (!(g[i] > 0))
 			continue;
-		m++;
 		if (g[i] < GAUGE_SHARED * ref) {
 			a[k] = v[i];
 			b[k++] = g[i];
+		} else {
+			c[o++] = v[i];
 		}
 	}
-	if (k < GAUGE_QUIET_MIN || k == m) {
+	if (k < GAUGE_QUIET_MIN || !o) {
 		free(a);
 		return 0;
 	}
 	stats_compute(a, k, &st);
-	*value = st.median;
+	s->quiet = st.median;
 	stats_compute(b, k, &st);
-	*gauge = st.median;
+	s->quiet_gauge = st.median;
+	stats_compute(c, o, &st);
+	s->shared = st.median;
 	free(a);
 	return k;
 }

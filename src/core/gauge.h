@@ -37,11 +37,16 @@ double gauge_reference(const double *g, size_t n);
 /* The samples v[0..n) of one figure that ran on a quiet core, by the
  * readings g[0..n) taken after each: those read under GAUGE_SHARED times
  * ref (gauge_reference). When they are at least GAUGE_QUIET_MIN and not
- * every sample read, their median into *value, their readings' median
- * into *gauge, and their count is returned; otherwise 0 (the figure was
- * all quiet or all shared: its own median and gauge say so). A history
- * takes such a figure at its quiet samples' level. */
+ * every sample read, their median, their readings' median and the median
+ * of the other samples read (those on a shared core) into *s, and their
+ * count is returned; otherwise 0 (the figure was all quiet or all shared:
+ * its own median and gauge say so). A history takes such a figure at its
+ * quiet samples' level where the figure moves with the sharing. */
 #define GAUGE_QUIET_MIN 5
-size_t gauge_quiet(const double *v, const double *g, size_t n, double ref, double *value, double *gauge);
+struct gauge_split {
+	double quiet, quiet_gauge;	/* the quiet samples' median, their readings' */
+	double shared;			/* the other samples' median */
+};
+size_t gauge_quiet(const double *v, const double *g, size_t n, double ref, struct gauge_split *s);
 
 #endif

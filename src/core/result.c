@@ -223,8 +223,7 @@ void result_quiet_figures(struct result *r)
 		for (j = 0; j < r->benches[i].nmetrics; j++) {
 			struct metric *m = &r->benches[i].metrics[j];
 
-			m->quiet_n = m->gauges ? gauge_quiet(m->samples, m->gauges, m->nsamples, ref, &m->quiet,
-							     &m->quiet_gauge) : 0;
+			m->quiet_n = m->gauges ? gauge_quiet(m->samples, m->gauges, m->nsamples, ref, &m->split) : 0;
 		}
 }
 
@@ -356,9 +355,10 @@ static void write_bench(struct jw *w, const struct bench_result *b)
 			write_nums(w, "core_gauges", m->gauges, m->nsamples);
 		if (m->quiet_n) {
 			jw_obj_begin(w, "core_quiet");
-			jw_num(w, "median", m->quiet);
-			jw_num(w, "core_gauge", m->quiet_gauge);
+			jw_num(w, "median", m->split.quiet);
+			jw_num(w, "core_gauge", m->split.quiet_gauge);
 			jw_int(w, "samples", (int64_t)m->quiet_n);
+			jw_num(w, "shared_median", m->split.shared);
 			jw_obj_end(w);
 		}
 		if (m->cpu_wall_s > 0) {
@@ -606,9 +606,11 @@ static int read_metric_extra(struct rd *rd, const struct json *j, struct metric 
 
 		if (o->type != JSON_OBJECT)
 			return rd_fail(rd, o, "\"core_quiet\" must be an object");
-		if (need_num(rd, o, "median", &m->quiet) < 0 || figure_bad(rd, json_get(o, "median"), "median") ||
-		    need_num(rd, o, "core_gauge", &m->quiet_gauge) < 0 ||
-		    need_count(rd, o, "samples", 1, 1e6, &n) < 0)
+		if (need_num(rd, o, "median", &m->split.quiet) < 0 || figure_bad(rd, json_get(o, "median"), "median") ||
+		    need_num(rd, o, "core_gauge", &m->split.quiet_gauge) < 0 ||
+		    need_count(rd, o, "samples", 1, 1e6, &n) < 0 ||
+		    need_num(rd, o, "shared_median", &m->split.shared) < 0 ||
+		    figure_bad(rd, json_get(o, "shared_median"), "shared_median"))
 			return -1;
 		m->quiet_n = (size_t)n;
 	}

@@ -7,6 +7,7 @@
 #include "bench.h"
 #include "buf.h"
 #include "clock.h"
+#include "gauge.h"
 #include "stats.h"
 #include "sysinfo.h"
 
@@ -49,10 +50,11 @@ struct metric {
 	double gauge;
 	/* Each reading, beside its sample (nsamples of them; NULL: none), and
 	 * the figure of the samples read on a quiet core when only some were
-	 * (result_quiet_figures: their median, their readings' median, their
-	 * count; quiet_n 0: none such). */
+	 * (result_quiet_figures: their median, their readings' median, and
+	 * the other samples' median, split.shared; quiet_n, their count, 0:
+	 * none such). */
 	double *gauges;
-	double quiet, quiet_gauge;
+	struct gauge_split split;
 	size_t quiet_n;
 	/* Per-interval figures of a long operation (NULL when none): interval
 	 * k ends at iv_t[k] s from the start of its repetition, moved

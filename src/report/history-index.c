@@ -8,9 +8,10 @@
  *   K TAB n TAB id TAB metric TAB unit TAB better TAB derived TAB detail TAB settings
  *   F TAB path TAB size TAB mtime TAB fp TAB facts TAB host TAB start TAB kernel
  *     TAB version TAB profile TAB suspect TAB (-|+why unjudgeable) TAB labels
- *     TAB k:median:lo:hi[:gauge[:quiet:qgauge]] ...   (9 significant
- *     digits; gauge: the core gauge's median, when the figure has one;
- *     quiet, qgauge: its quiet samples' median and theirs, gauge_quiet)
+ *     TAB k:median:lo:hi[:gauge[:quiet:qgauge:qshared]] ...   (9
+ *     significant digits; gauge: the core gauge's median, when the figure
+ *     has one; quiet, qgauge, qshared: its quiet samples' median, their
+ *     gauge, its other samples' median, gauge_quiet)
  *   S TAB path TAB size TAB mtime TAB why it is not a usable result
  *   C   (a chunk appended later: its K lines number afresh from 0)
  *
@@ -98,7 +99,7 @@ static char *dup_or(const char *s, int *bad)
 	return d;
 }
 
-/* "k:median:lo:hi[:gauge[:quiet:qgauge]] ..." into f's figures, keys
+/* "k:median:lo:hi[:gauge[:quiet:qgauge:qshared]] ..." into f's figures, keys
  * mapped through map[0..nmap) (strtoul and strtod by hand: sscanf costs
  * thrice as much here). */
 static int figs(char *s, const size_t *map, size_t nmap, struct hx_file *f)
@@ -108,18 +109,18 @@ static int figs(char *s, const size_t *map, size_t nmap, struct hx_file *f)
 
 	while (*p) {
 		unsigned long k = strtoul(p, &end, 10);
-		double v[6] = { 0 };
+		double v[7] = { 0 };
 		int i = 0;
 
 		if (end == p || *end != ':' || k >= nmap)
 			return -1;
-		do {	/* 3, 4 or 6 numbers after the key */
+		do {	/* 3, 4 or 7 numbers after the key */
 			p = end + 1;
 			v[i++] = strtod(p, &end);
 			if (end == p || (*end && *end != ' ' && *end != ':'))
 				return -1;
-		} while (*end == ':' && i < 6);
-		if (i == 5 || i < 3 || *end == ':')
+		} while (*end == ':' && i < 7);
+		if (i < 3 || (i > 4 && i < 7) || *end == ':')
 			return -1;
 		if (n == cap) {
 			struct hx_fig *nf = realloc(f->figs, (cap = cap ? 2 * cap : 32) * sizeof(*nf));
@@ -135,6 +136,7 @@ static int figs(char *s, const size_t *map, size_t nmap, struct hx_file *f)
 		f->figs[n].gauge = v[3];
 		f->figs[n].quiet = v[4];
 		f->figs[n].quiet_gauge = v[5];
+		f->figs[n].quiet_shared = v[6];
 		f->nfigs = ++n;
 		p = *end ? end + 1 : end;
 	}
@@ -302,7 +304,8 @@ static void write_record(FILE *out, const struct hx_file *f, const size_t *kmap)
 		if (f->figs[j].gauge > 0)
 			fprintf(out, ":%.4g", f->figs[j].gauge);
 		if (f->figs[j].gauge > 0 && f->figs[j].quiet > 0)
-			fprintf(out, ":%.9g:%.4g", f->figs[j].quiet, f->figs[j].quiet_gauge);
+			fprintf(out, ":%.9g:%.4g:%.9g", f->figs[j].quiet, f->figs[j].quiet_gauge,
+				f->figs[j].quiet_shared);
 	}
 	fputc('\n', out);
 }

@@ -127,8 +127,9 @@ static int add_figs(struct history *h, struct hx_file *f, const struct result *r
 			f->figs[n].lo = m->st.ci_lo;
 			f->figs[n].hi = m->st.ci_hi;
 			f->figs[n].gauge = m->gauge;
-			f->figs[n].quiet = m->quiet_n ? m->quiet : 0;
-			f->figs[n].quiet_gauge = m->quiet_n ? m->quiet_gauge : 0;
+			f->figs[n].quiet = m->quiet_n ? m->split.quiet : 0;
+			f->figs[n].quiet_gauge = m->quiet_n ? m->split.quiet_gauge : 0;
+			f->figs[n].quiet_shared = m->quiet_n ? m->split.shared : 0;
 			f->nfigs = ++n;
 		}
 	}

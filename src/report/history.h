@@ -29,6 +29,7 @@ struct hx_fig {
 	double gauge;		/* the core gauge's median (gauge.h; 0: none) */
 	double quiet, quiet_gauge;	/* its quiet samples' median and gauge
 					 * (gauge_quiet; 0: none such) */
+	double quiet_shared;	/* and the median of its samples on a shared core */
 };
 
 /* One result file: what its index line holds. */

@@ -130,7 +130,7 @@ check "  --include-shared: as measured" grep -q 'of 40 runs ran on a shared core
 # suspect) does not leave them out: history weighs the gauge itself
 cp -r "$TMP/sc" "$TMP/scg"
 perl -MJSON::PP -i -0pe '$r = decode_json($_); if (grep { $_->{metrics}[0]{core_gauge} == 1 } @{$r->{benchmarks}}) {
-	$r->{guard}{verdict} = "suspect"; push @{$r->{guard}{findings}}, "during proc.syscall.null: the core was shared with another thread for most of it: made by history.t" }
+	$r->{guard}{verdict} = "suspect"; $r->{guard}{findings} = [ "during proc.syscall.null: the core was shared with another thread for most of it: made by history.t" ] }
 	$_ = encode_json($r)' "$TMP"/scg/*.json
 "$B" history --metric proc.syscall.null --timeline "$TMP/scg" >"$TMP/out" 2>&1
 check "the guard's shared-core finding: the runs still searched, at the quiet level" \

@@ -146,7 +146,8 @@ int main(void)
 		result_free(&r);
 	}
 	{	/* gauge_quiet: the samples of a figure read on a quiet core */
-		double v[33], gv[33], val = 0, gq = 0;
+		double v[33], gv[33];
+		struct gauge_split sp;
 		size_t i, k;
 
 		for (i = 0; i < 33; i++) {	/* cpu.int's two levels, loops/s */
@@ -155,24 +156,25 @@ int main(void)
 			v[i] = shared ? 12e6 + (double)i : 24e6 + (double)i;
 			gv[i] = shared ? 0.70 + 0.01 * (double)(i % 5) : 0.500 + 0.001 * (double)(i % 4);
 		}
-		k = gauge_quiet(v, gv, 33, gauge_reference(gv, 33), &val, &gq);
-		ok(k == 22 && val > 23e6 && gq >= 0.5 && gq < 0.504,
-		   "a third of the samples shared: the other 22 taken (%zu, %.4g, gauge %.3f)", k, val, gq);
+		k = gauge_quiet(v, gv, 33, gauge_reference(gv, 33), &sp);
+		ok(k == 22 && sp.quiet > 23e6 && sp.quiet_gauge >= 0.5 && sp.quiet_gauge < 0.504 && sp.shared < 13e6,
+		   "a third of the samples shared: the other 22 taken (%zu, %.4g, gauge %.3f; the shared 11: %.4g)", k,
+		   sp.quiet, sp.quiet_gauge, sp.shared);
 		gv[5] = 0.40;	/* one freak low reading does not set the reference */
 		ok(gauge_reference(gv, 33) == 0.5, "  a freak low reading does not set the reference");
-		k = gauge_quiet(v, gv, 33, gauge_reference(gv, 33), &val, &gq);
-		ok(k == 22 && val > 23e6, "  nor changes the quiet samples (%zu)", k);
+		k = gauge_quiet(v, gv, 33, gauge_reference(gv, 33), &sp);
+		ok(k == 22 && sp.quiet > 23e6, "  nor changes the quiet samples (%zu)", k);
 		gv[6] = 0;	/* a reading not taken counts neither way */
-		k = gauge_quiet(v, gv, 33, 0.5, &val, &gq);
+		k = gauge_quiet(v, gv, 33, 0.5, &sp);
 		ok(k == 21, "  a reading not taken: left out (%zu)", k);
 		for (i = 0; i < 33; i++)
 			gv[i] = 0.500 + 0.001 * (double)(i % 4);
-		ok(gauge_quiet(v, gv, 33, 0.5, &val, &gq) == 0, "every sample quiet: 0 (the figure's own median is)");
+		ok(gauge_quiet(v, gv, 33, 0.5, &sp) == 0, "every sample quiet: 0 (the figure's own median is)");
 		for (i = 0; i < 33; i++)
 			gv[i] = i < 4 ? 0.5 : 0.9;
-		ok(gauge_quiet(v, gv, 33, 0.5, &val, &gq) == 0, "only 4 read quiet: too few, 0");
-		ok(gauge_quiet(v, gv, 33, 0.9, &val, &gq) == 0, "  and against a shared reference, all 33 read quiet: 0");
-		ok(gauge_quiet(v, gv, 0, 0.5, &val, &gq) == 0 && gauge_reference(gv, 1) == 0, "no samples: 0");
+		ok(gauge_quiet(v, gv, 33, 0.5, &sp) == 0, "only 4 read quiet: too few, 0");
+		ok(gauge_quiet(v, gv, 33, 0.9, &sp) == 0, "  and against a shared reference, all 33 read quiet: 0");
+		ok(gauge_quiet(v, gv, 0, 0.5, &sp) == 0 && gauge_reference(gv, 1) == 0, "no samples: 0");
 
 		/* the spread of a CPU figure: the core gauge's readings say
 		 * whether its slow samples were the shared ones */

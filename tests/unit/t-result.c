@@ -242,8 +242,8 @@ int main(void)
 		mm = result_add_metric(b, "", "ns", BETTER_LOWER, v, 8);
 		ok(mm && result_metric_gauges(mm, g) == 0 && (result_quiet_figures(&c), 1) && mm->gauge == 0.5 &&
 		   mm->quiet_n == 6 &&
-		   mm->quiet == 11.5 && mm->quiet_gauge == 0.5,
-		   "6 of 8 samples quiet: their median 11.5 (all 8: %g), gauge 0.5", mm ? mm->st.median : 0);
+		   mm->split.quiet == 11.5 && mm->split.quiet_gauge == 0.5 && mm->split.shared == 20.5,
+		   "6 of 8 samples quiet: their median 11.5 (all 8: %g), gauge 0.5; the other two 20.5", mm ? mm->st.median : 0);
 		char *t2 = render(&c);
 
 		ok(strstr(t2, "\"core_gauges\"") && strstr(t2, "\"core_quiet\""), "written");
@@ -253,7 +253,7 @@ int main(void)
 		free(again);
 		result_free(&d);
 		ok(result_from_json_lean(t2, strlen(t2), &d, &off, err, sizeof(err)) == 0 &&
-		   result_bench(&d, "q.g") && result_bench(&d, "q.g")->metrics[0].quiet == 11.5 &&
+		   result_bench(&d, "q.g") && result_bench(&d, "q.g")->metrics[0].split.quiet == 11.5 &&
 		   !result_bench(&d, "q.g")->metrics[0].gauges,
 		   "a lean read keeps the quiet figure, not the readings: %s", err);
 		result_free(&d);
