@@ -170,7 +170,6 @@ void guard_host_slowed(struct guard *g, const struct bench_result *br)
 	for (i = 0; i < br->nmetrics; i++) {
 		const struct metric *m = &br->metrics[i];
 		double r = guard_speed_spread(m);
-
 		size_t ns;
 
 		if (r < 0.8 && shared_part(m, &ns)) {

@@ -227,7 +227,8 @@ static void timeline(const struct history *h, const struct hx_trend *t, FILE *f)
 		fprintf(f, "  %4zu  ", i + 1);
 		report_put(f, fi->start, 20);
 		fprintf(f, "  %9s  %-21s  %-7s  ", med, ci,
-			fi->unjudgeable ? "failed" : fi->suspect ? "suspect" : t->shared[i] ? "shared" : "valid");
+			fi->unjudgeable ? "failed" : fi->suspect ? "suspect" : t->shared[i] ? "shared" :
+			t->q[i] != t->v[i] ? "partly" : "valid");
 		if (i == 0)
 			report_put(f, labels_text(fi->labels, what, sizeof(what)), 0);
 		else

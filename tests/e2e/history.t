@@ -149,6 +149,7 @@ check "partly shared: the 20% step found" \
 check "  and nothing else" grep -q '^1 change found' "$TMP/out"
 check "  the partly shared runs counted, and how they are searched" \
 	grep -Eq '^  proc\.syscall\.null: [0-9]+ of 40 runs ran on a shared core for some of their samples: searched at the median of those read on a quiet core' "$TMP/out"
+check "  marked partly in the timeline" grep -Eq '^ +[0-9]+  2026-.* partly +commit' "$TMP/out"
 "$B" history --metric proc.syscall.null --include-shared "$TMP/pq" >"$TMP/out" 2>&1
 check "  --include-shared: as measured, the step hidden" grep -q '^0 changes found' "$TMP/out"
 "$S" --noise 2 --seed 3 --levels 2:0.4 --shared-core "$TMP/sc2" 40 "$TMP/src.json"
