@@ -13,6 +13,7 @@
 #include <string.h>
 #include "check.h"
 #include "compare.h"
+#include "gauge.h"
 #include "history.h"
 #include "report.h"
 #include "units.h"
@@ -98,7 +99,7 @@ static void check_fig(struct tally *t, const struct bench_result *bb, const stru
 		      const struct metric *mn)
 {
 	struct cmp_ratio r;
-	char change[120];
+	char change[120], how[200];
 
 	if (mb->derived || mn->derived || mb->nsamples < 3 || mn->nsamples < 3)
 		compare_ratio_samples(mb->st.median, NULL, 0, mn->st.median, NULL, 0, &r);
@@ -106,8 +107,17 @@ static void check_fig(struct tally *t, const struct bench_result *bb, const stru
 		compare_ratio_samples(mb->st.median, mb->samples, mb->nsamples, mn->st.median, mn->samples,
 				      mn->nsamples, &r);
 	change_text(change, sizeof(change), mb->better, r.ratio, r.lo, r.hi, r.ci);
+	/* one file against another knows no level for a shared core (a
+	 * history does): say which side's core was shared */
+	if (mb->gauge > 0 && mn->gauge > 0 && (mn->gauge >= GAUGE_SHARED * mb->gauge ||
+					       mb->gauge >= GAUGE_SHARED * mn->gauge))
+		snprintf(how, sizeof(how), "(%s ran on a shared core: core gauge %.2f against %.2f; a history "
+			 "as BASELINE takes that into account)", mn->gauge > mb->gauge ? "NEW" : "BASELINE",
+			 fmax(mn->gauge, mb->gauge), fmin(mn->gauge, mb->gauge));
+	else
+		snprintf(how, sizeof(how), "%s", r.ci ? "" : "(no CI: a derived figure)");
 	verdict_line(t, judge(mb->better, &r, t->o->threshold), bb->id, mb->name, mb->unit, mb->st.median,
-		     mn->st.median, change, r.ci ? "" : "(no CI: a derived figure)");
+		     mn->st.median, change, how);
 }
 
 /* What makes two machines different: the facts their fingerprints hash. */

@@ -84,6 +84,11 @@ check "a quiet NEW 20% slower: exit 1" [ "$(code "$TMP/sh" "$TMP/shs/run-0001.js
 "$S" --noise 1 --seed 5 --levels 100:0.35 "$TMP/sh0" 30 "$TMP/src.json"
 "$S" --noise 1 --seed 6 --step 1:20 --start 1767330000 "$TMP/shs0" 1 "$TMP/src.json"
 check "  the same runs without the gauge: missed (exit 0)" [ "$(code "$TMP/sh0" "$TMP/shs0/run-0001.json")" = 0 ]
+# one file against another knows no shared level, but says which side's
+# core was shared
+code "$TMP/shs/run-0001.json" "$TMP/shn/run-0001.json" >/dev/null
+check "file against file: a NEW on a shared core is named" \
+	grep -q 'NEW ran on a shared core: core gauge 1.00 against 0.50' "$TMP/out"
 
 # ---- git bisect run over a throwaway repository
 TB=${BAKEOFF_TESTING:-}
