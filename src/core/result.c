@@ -685,6 +685,25 @@ static int figures_bad(struct rd *rd, const struct json *j)
 	return 0;
 }
 
+/* An optional array of one number per sample (ns of them) into *out;
+ * NULL when absent or left out by a lean read. */
+static int read_per_sample(struct rd *rd, const struct json *j, const char *key, double **out, size_t ns)
+{
+	size_t n;
+
+	if (!json_get(j, key))
+		return 0;
+	if (read_nums(rd, j, key, out, &n, 0) < 0)
+		return -1;
+	if (n != ns)
+		return rd_fail(rd, json_get(j, key), "\"%s\" must hold one number per sample", key);
+	if (!n) {	/* a lean read's */
+		free(*out);
+		*out = NULL;
+	}
+	return 0;
+}
+
 static int read_metric(struct rd *rd, const struct json *j, struct bench_result *b)
 {
 	const struct json *name, *unit, *better, *note, *detail;
@@ -727,30 +746,9 @@ static int read_metric(struct rd *rd, const struct json *j, struct bench_result 
 	m->overhead_ns = over;
 	if (read_nums(rd, j, "per_copy", &m->per_copy, &m->ncopies, 0) < 0)
 		goto out;
-	if (json_get(j, "amounts")) {
-		size_t na;
-
-		if (read_nums(rd, j, "amounts", &m->rep_amount, &na, 0) < 0)
-			goto out;
-		if (na != m->nsamples) {
-			rd_fail(rd, json_get(j, "amounts"), "\"amounts\" must hold one number per sample");
-			goto out;
-		}
-	}
-	if (json_get(j, "core_gauges")) {
-		size_t na;
-
-		if (read_nums(rd, j, "core_gauges", &m->gauges, &na, 0) < 0)
-			goto out;
-		if (na != m->nsamples) {
-			rd_fail(rd, json_get(j, "core_gauges"), "\"core_gauges\" must hold one number per sample");
-			goto out;
-		}
-		if (!na) {	/* a lean read's: left out */
-			free(m->gauges);
-			m->gauges = NULL;
-		}
-	}
+	if (read_per_sample(rd, j, "amounts", &m->rep_amount, m->nsamples) < 0 ||
+	    read_per_sample(rd, j, "core_gauges", &m->gauges, m->nsamples) < 0)
+		goto out;
 	note = json_get(j, "note");
 	if (note && note->type != JSON_STRING && note->type != JSON_NULL) {
 		rd_fail(rd, note, "\"note\" must be a string");
