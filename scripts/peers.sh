@@ -1023,10 +1023,10 @@ done
 fi
 if [ -s "$TMP/shared" ]; then
 	echo
-	echo "Rounds in which bakeoff's figure ran on a shared core: its core gauge read 1.1x or more"
-	echo "of the quietest reading of this run ($(awk '$1 ~ /\.gauge$/ && $2 > 0 && (q == "" || $2 < q + 0) { q = $2 } END { printf "%.2f", q }' "$TMP/vals")),"
-	echo "another thread took issue slots of its core (the host's, on a vCPU's hyperthread). The peer"
-	echo "reads no gauge: its round may or may not have shared the core."
+	echo "Rounds in which bakeoff's figure ran on a shared core: its core gauge read 1.1x or more of"
+	echo "the quietest reading of this run ($(awk '$1 ~ /\.gauge$/ && $2 > 0 && (q == "" || $2 < q + 0) { q = $2 } END { printf "%.2f", q }' "$TMP/vals")): another thread took issue slots of its core"
+	echo "(the host's, on a vCPU's hyperthread). The peer reads no gauge: its round may or may not"
+	echo "have shared the core."
 	printf '%-24s %-18s %8s  %s\n' "figure" "bakeoff id" "rounds" "which (gauge)"
 	cat "$TMP/shared"
 fi
