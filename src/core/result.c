@@ -1191,6 +1191,20 @@ static int append_doubles(double **a, size_t n, const double *b, size_t nb)
 	return 0;
 }
 
+/* A per-sample array (amounts, the gauge's readings) of the next run's nb
+ * samples, b, after the n pooled so far in *a (first: the figure's first
+ * run): kept beside the samples only while every run has it (a run
+ * without one drops it). */
+static int pool_per_sample(double **a, size_t n, const double *b, size_t nb, int first)
+{
+	if (!b) {
+		free(*a);
+		*a = NULL;
+		return 0;
+	}
+	return *a || first ? append_doubles(a, n, b, nb) : 0;
+}
+
 int result_merge_run(struct bench_result *acc, const struct bench_result *next, int run)
 {
 	size_t i;
@@ -1236,30 +1250,15 @@ int result_merge_run(struct bench_result *acc, const struct bench_result *next, 
 			m->overhead_ns = n->overhead_ns;
 			m->ci_target = n->ci_target;
 			m->ci_reached = n->ci_reached;
-			if (n->rep_amount &&
-			    append_doubles(&m->rep_amount, 0, n->rep_amount, n->nsamples) < 0)
-				return -1;
-			if (n->gauges && append_doubles(&m->gauges, 0, n->gauges, n->nsamples) < 0)
+			if (pool_per_sample(&m->rep_amount, 0, n->rep_amount, n->nsamples, 1) < 0 ||
+			    pool_per_sample(&m->gauges, 0, n->gauges, n->nsamples, 1) < 0)
 				return -1;
 		} else if (append_doubles(&m->samples, m->nsamples, n->samples, n->nsamples) < 0) {
 			return -1;
 		} else {
-			/* amounts beside the samples only while every run has them */
-			if (m->rep_amount && n->rep_amount &&
-			    append_doubles(&m->rep_amount, m->nsamples, n->rep_amount, n->nsamples) < 0)
+			if (pool_per_sample(&m->rep_amount, m->nsamples, n->rep_amount, n->nsamples, 0) < 0 ||
+			    pool_per_sample(&m->gauges, m->nsamples, n->gauges, n->nsamples, 0) < 0)
 				return -1;
-			if (!n->rep_amount) {
-				free(m->rep_amount);
-				m->rep_amount = NULL;
-			}
-			/* and the gauge's readings likewise */
-			if (m->gauges && n->gauges &&
-			    append_doubles(&m->gauges, m->nsamples, n->gauges, n->nsamples) < 0)
-				return -1;
-			if (!n->gauges) {
-				free(m->gauges);
-				m->gauges = NULL;
-			}
 			m->nsamples += n->nsamples;
 			if (!m->note && n->note)
 				m->note = xstrdup(n->note);
