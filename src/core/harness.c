@@ -10,8 +10,9 @@
  * 95% CI of the median is wider than ci_target of the median (--ci-target:
  * then max_samples is as many as the budget holds, and the figure records
  * the half-width it reached). After each round of samples, untimed, the
- * core gauge (gauge.h) is read; each figure keeps the readings, their
- * median, and the figure of its samples read on a quiet core (gauge_quiet).
+ * core gauge (gauge.h) is read; each figure keeps the readings and their
+ * median (once the run is over, result_quiet_figures adds the figure of
+ * its samples read on a quiet core).
  *
  * --parallel N forks N copies of the whole benchmark; they measure in
  * lockstep (one calibration, a common start, a cooldown: see conduct()),
