@@ -90,6 +90,18 @@ check "compare --history: the learned floor (a few %), not the fixed 40%" \
 	sh -c "grep -E '^proc\.syscall\.null ' '$TMP/out' | grep -Eq ' [1-9]\.?[0-9]?% (slower|within noise|bimodal)' && ! grep -E '^proc\.syscall\.null ' '$TMP/out' | grep -q ' 40% '"
 check "and the source of the floor is named" grep -q "judged by a floor learned from this machine's history, up to 40 runs" "$TMP/out"
 
+# ---- a source run shared for a few samples (as one made beside a busy
+# machine): copied into every run its split would mark all 40 partly
+# shared; made from one source, the history leaves it out
+perl -MJSON::PP -e 'local $/; open my $h, "<", $ARGV[0]; my $r = decode_json(<$h>);
+	for my $m (map { @{$_->{metrics}} } @{$r->{benchmarks}}) { my $x = $m->{median} or next;
+		$m->{core_quiet} = { median => $x / 1.2, core_gauge => 0.5, samples => 10, shared_median => 1.1 * $x } }
+	open $h, ">", $ARGV[1]; print $h encode_json($r)' "$TMP/src.json" "$TMP/src-partly.json"
+"$S" --noise 2 --seed 7 --step 25:20:proc.syscall.null "$TMP/hp" 40 "$TMP/src-partly.json"
+"$B" history --metric proc.syscall.null "$TMP/hp" >"$TMP/tl" 2>&1
+check "one source shared for a few samples: its split left out, every run valid" \
+	sh -c "[ \$(grep -Ec '^ +[0-9]+  2026-.* valid ' '$TMP/tl') -eq 40 ] && ! grep -q 'shared core' '$TMP/tl'"
+
 # ---- no step: no change point (seeded noise of 3%, 60 runs)
 "$S" --noise 3 --seed 11 "$TMP/flat" 60 "$TMP/src.json"
 "$B" history "$TMP/flat" >"$TMP/out" 2>&1
