@@ -4,7 +4,7 @@
  * thousands of files reads only the files that are new or changed. Plain
  * text, tab-separated, fields %-escaped (% TAB LF CR):
  *
- *   bakeoff-index/3 TAB VERSION
+ *   bakeoff-index/4 TAB VERSION
  *   K TAB n TAB id TAB metric TAB unit TAB better TAB derived TAB detail TAB settings
  *   F TAB path TAB size TAB mtime TAB fp TAB facts TAB host TAB start TAB kernel
  *     TAB version TAB profile TAB suspect TAB (-|+why unjudgeable) TAB labels
@@ -14,6 +14,9 @@
  *     gauge, its other samples' median, gauge_quiet)
  *   S TAB path TAB size TAB mtime TAB why it is not a usable result
  *   C   (a chunk appended later: its K lines number afresh from 0)
+ *
+ * Format 4 writes the settings in the order of their names (3 kept the
+ * file's order).
  *
  * K numbers the figures' keys for the F lines below it. Only main figures
  * are kept (history --all reads detail figures from the files). The index is
@@ -30,7 +33,7 @@
 #include "history.h"
 #include "version.h"
 
-#define MAGIC "bakeoff-index/3"
+#define MAGIC "bakeoff-index/4"
 #define FAMILY "bakeoff-index/"	/* any format's: an index another version wrote */
 #define MAX_FIELDS 16
 

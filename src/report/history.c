@@ -47,23 +47,31 @@ static char *machine_facts(const struct sysinfo *si)
 	return strdup(buf);
 }
 
-/* The settings a benchmark's figures were measured with, as one string. */
+static int by_key(const void *a, const void *b)
+{
+	return strcmp((*(const struct param *const *)a)->key, (*(const struct param *const *)b)->key);
+}
+
+/* The settings a benchmark's figures were measured with, as one string,
+ * its parameters in the order of their names: a file whose parameters a
+ * script or another version wrote in another order is the same series. */
 static void settings_of(const struct result *r, const struct bench_result *b, char *out, size_t n)
 {
-	size_t i, len;
+	const struct param *set[64];
+	size_t i, k = 0, len;
 
+	for (i = 0; i < b->nparams && k < sizeof(set) / sizeof(set[0]); i++)
+		if (compare_param_is_setting(b->params[i].key))
+			set[k++] = &b->params[i];
+	qsort(set, k, sizeof(set[0]), by_key);
 	len = (size_t)snprintf(out, n, "profile=%s", r->profile ? r->profile : "?");
 	if (r->parallel > 1 && len < n)
 		len += (size_t)snprintf(out + len, n - len, ", parallel=%d", r->parallel);
-	for (i = 0; i < b->nparams && len < n; i++) {
-		const struct param *p = &b->params[i];
-
-		if (!compare_param_is_setting(p->key))
-			continue;
-		if (p->str)
-			len += (size_t)snprintf(out + len, n - len, ", %s=%s", p->key, p->str);
+	for (i = 0; i < k && len < n; i++) {
+		if (set[i]->str)
+			len += (size_t)snprintf(out + len, n - len, ", %s=%s", set[i]->key, set[i]->str);
 		else
-			len += (size_t)snprintf(out + len, n - len, ", %s=%.17g", p->key, p->num);
+			len += (size_t)snprintf(out + len, n - len, ", %s=%.17g", set[i]->key, set[i]->num);
 	}
 }
 

@@ -32,7 +32,7 @@ check "a sparkline per figure, the table within 80 columns, the change marked" \
 	sh -c "grep -E '^proc\.syscall\.null  .* 40 .*\|.*\+(1[89]|2[0-2])\.[0-9]%$' '$TMP/out' >/dev/null && ! awk '/^figure/,/^\$/' '$TMP/out' | awk 'length > 80' | grep -q ."
 check "proc.syscall.read, without a step: no change" grep -Eq '^proc\.syscall\.read .* -$' "$TMP/out"
 check "nothing on stderr" [ ! -s "$TMP/err" ]
-check "the index is written beside the results" sh -c "head -1 '$TMP/h/.bakeoff-index' | grep -q '^bakeoff-index/3'"
+check "the index is written beside the results" sh -c "head -1 '$TMP/h/.bakeoff-index' | grep -q '^bakeoff-index/4'"
 "$B" history "$TMP/h" >"$TMP/out2" 2>&1
 check "read again through the index: the same output" cmp -s "$TMP/out" "$TMP/out2"
 "$B" history --no-index "$TMP/h" >"$TMP/out3" 2>&1
@@ -43,10 +43,10 @@ check "a damaged index is said and rebuilt: the same output" \
 	sh -c "grep -q 'bakeoff-index: damaged at line' '$TMP/err' && cmp -s '$TMP/out' '$TMP/out4'"
 "$B" history "$TMP/h" >/dev/null 2>"$TMP/err"
 check "and then read without a word" [ ! -s "$TMP/err" ]
-printf 'bakeoff-index/2\t0.1.0\n' >"$TMP/h/.bakeoff-index"
+printf 'bakeoff-index/3\t0.1.0\n' >"$TMP/h/.bakeoff-index"
 "$B" history "$TMP/h" >"$TMP/out4" 2>"$TMP/err"
 check "an index of an older format is replaced: the same output, the new format" \
-	sh -c "cmp -s '$TMP/out' '$TMP/out4' && head -1 '$TMP/h/.bakeoff-index' | grep -q '^bakeoff-index/3' && ! grep -q 'left alone' '$TMP/err'"
+	sh -c "cmp -s '$TMP/out' '$TMP/out4' && head -1 '$TMP/h/.bakeoff-index' | grep -q '^bakeoff-index/4' && ! grep -q 'left alone' '$TMP/err'"
 "$S" --noise 2 --seed 7 --step 25:20:proc.syscall.null --start 1767369600 "$TMP/more" 3 "$TMP/src.json"
 for f in "$TMP"/more/run-*.json; do cp "$f" "$TMP/h/new-$(basename "$f")"; done
 "$B" history "$TMP/h" >"$TMP/out5" 2>&1
@@ -101,6 +101,17 @@ perl -MJSON::PP -e 'local $/; open my $h, "<", $ARGV[0]; my $r = decode_json(<$h
 "$B" history --metric proc.syscall.null "$TMP/hp" >"$TMP/tl" 2>&1
 check "one source shared for a few samples: its split left out, every run valid" \
 	sh -c "[ \$(grep -Ec '^ +[0-9]+  2026-.* valid ' '$TMP/tl') -eq 40 ] && ! grep -q 'shared core' '$TMP/tl'"
+
+# ---- the same settings written in two orders (a script rewrote half the
+# files): one series, one line per figure
+for f in "$TMP"/hp/run-00*.json; do
+	perl -MJSON::PP -e 'local $/; open my $h, "<", $ARGV[0]; my $t = <$h>; my $p = $ARGV[0] =~ /[13579]\.json$/ ?
+		q({"iodepth":4,"streams":2}) : q({"streams":2,"iodepth":4}); $t =~ s/"params" : \{\}/"params" : $p/g;
+		open $h, ">", $ARGV[0]; print $h $t' "$f"
+done
+"$B" history "$TMP/hp" >"$TMP/out" 2>&1
+check "settings in two orders: one series, one line per figure" \
+	sh -c "grep -q '^  40 runs' '$TMP/out' && grep -q 'iodepth=4' '$TMP/hp/.bakeoff-index' && [ \$(grep -c '^proc\.syscall\.null ' '$TMP/out') -eq 1 ]"
 
 # ---- no step: no change point (seeded noise of 3%, 60 runs)
 "$S" --noise 3 --seed 11 "$TMP/flat" 60 "$TMP/src.json"
