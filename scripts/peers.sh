@@ -14,6 +14,8 @@
 #   PEERS_MEM=64   buffer size in MiB for the memory figures (default 64)
 #   PEERS_ROUNDS=5
 #   PEERS_VALS=FILE   keep every round's figures (KEY VALUE lines, in order)
+#   PEERS_FROM=FILE   run nothing: print the table of a PEERS_VALS file (its
+#                     rounds, with the notes of this version of the script)
 #   PEERS_ONLY=disk   only the disk peers (fio, bonnie++); nodisk: all but them;
 #                     rand: only disk.rand against fio (QD1, QD32 io_uring, QD32 aio);
 #                     seq: only disk.seq against fio (1M direct write and read);
@@ -73,6 +75,11 @@ IOZONLY=${IOZONLY:-0}
 BAKEOFF=${BAKEOFF:-./bakeoff}
 MEM=${PEERS_MEM:-64}
 ROUNDS=${PEERS_ROUNDS:-5}
+FROM=${PEERS_FROM:-}
+if [ -n "$FROM" ]; then
+	[ -r "$FROM" ] || { echo "peers.sh: PEERS_FROM: cannot read '$FROM'" >&2; exit 2; }
+	ROUNDS=0 PEERS_DISK_ROUNDS=0
+fi
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/bakeoff-peers.XXXXXX")
 # One cleanup for every exit path (Ctrl-C included): the peer servers this
 # script started are killed and waited for, its directories removed. Parts
@@ -215,6 +222,31 @@ shared() {
 		$1 == b { g[n++] = $2 } END {
 		for (i = 0; i < n; i++) if (g[i] >= 1.1 * q) { s = s sprintf("%s%d (%.2f)", k ? ", " : "", i + 1, g[i]); k++ }
 		if (k) printf "%-24s %-18s %2d of %2d: %s\n", f, substr(b, 1, length(b) - 6), k, n, s }' "$TMP/vals" >>"$TMP/shared"
+}
+# The rows whose difference docs/peers.md has measured, by peer key: the
+# section that shows it and its cause in a few words. A row outside
+# 0.9-1.1 is named under the table with its entry here, or as having none
+# yet: that is a row to look into, not a figure to believe.
+CAUSES='perf.pipe|Cross-CPU wake-ups|unpinned, the two processes'"'"' places on the vCPUs set it (the pinned row holds)
+qperf.tcp_lat|The round trips on the EPYC guest|unpinned, a cross-CPU wake-up: where the scheduler puts both ends
+qperf.udp_lat|The round trips on the EPYC guest|unpinned, a cross-CPU wake-up: where the scheduler puts both ends
+sockperf.udp|The round trips on the EPYC guest|unpinned, a cross-CPU wake-up: where the scheduler puts both ends
+mbw.memcpy|mbw|the peer'"'"'s: its figures are not what its own loop gives rebuilt
+mbw.dumb|mbw|the peer'"'"'s: its figures are not what its own loop gives rebuilt
+sysbench.read|sysbench memory read|the peer'"'"'s: a 4-byte load and a store per int, bound by the core
+iperf3.1cpu|Both ends on CPU 0|the peer'"'"'s: a select before every 128 KiB read
+bonnie.create|bonnie seq create|the file system'"'"'s state: ext4 skips inodes freed in the last minutes
+lmb.proc.select.tcp|select on TCP sockets, what was measured|1.05 lmbench'"'"'s nfds (it polls 95 of 100), the rest the host'"'"'s hyperthread
+lmb.mem.mlp|mem.mlp, what was measured|par_mem'"'"'s own spread: 6.99-11.48 loads in ten minutes alone'
+# outside NAME BAKEOFF_KEY PEER_KEY — a line for the note under the table
+# when the row's ratio (as line() prints it) is outside 0.9-1.1.
+outside() {
+	r=$(rmedian "$2" "$3")
+	[ -n "$r" ] || r=$(awk -v b="$(median "$2")" -v p="$(median "$3")" 'BEGIN { if (b != "" && p > 0) print b / p }')
+	[ -n "$r" ] || return 0
+	printf '%s\n' "$CAUSES" | awk -F'|' -v f="$1" -v k="$3" -v r="$r" '$1 == k { c = $3 " (\"" $2 "\")" }
+		END { r = sprintf("%.2f", r) + 0; if (r >= 0.9 && r <= 1.1) exit
+		      printf "%-24s %-20s %5.2f  %s\n", f, k, r, c != "" ? c : "NO MEASURED CAUSE YET" }' >>"$TMP/outside"
 }
 # bk FILE KEY ID [NAME] — put bakeoff's median for ID's figure NAME (default
 # the main one) from FILE under KEY, its CV
@@ -919,10 +951,12 @@ fi
 # PEERS_VALS=FILE: a copy of every round's figures as they were taken
 # ("KEY VALUE" lines in order), to see the pairs behind a median
 [ -n "${PEERS_VALS:-}" ] && cp "$TMP/vals" "$PEERS_VALS"
+[ -n "$FROM" ] && cp "$FROM" "$TMP/vals"
 # line FIGURE BAKEOFF_KEY UNIT PEER_KEY PEER_NAME WHY_MISSING
 line() {
 	order "$1" "$2" "$4"
 	shared "$1" "$2"
+	outside "$1" "$2" "$4"
 	b=$(median "$2")
 	p=$(median "$4")
 	awk -v f="$1" -v id="$2" -v b="$b" -v cv="$(median "$2.cv")" -v tw="$(median "$2.tw")" \
@@ -1021,6 +1055,13 @@ for t in $IOZTESTS; do
 	line "iozone $(echo "$t" | tr _ ' ')" "bk.ioz.$t" MB/s "ioz.$t" "iozone -a -g 4m -e, files >= 1 MiB" "$WHY_IOZ"
 done
 fi
+if [ -s "$TMP/outside" ]; then
+	echo
+	echo "Rows outside 0.9-1.1, each with its cause as docs/peers.md measured it (the section in"
+	echo "quotes), or none yet:"
+	printf '%-24s %-20s %5s  %s\n' "figure" "peer" "ratio" "cause"
+	cat "$TMP/outside"
+fi
 if [ -s "$TMP/shared" ]; then
 	echo
 	echo "Rounds in which bakeoff's figure ran on a shared core: its core gauge read 1.1x or more of"
@@ -1040,7 +1081,11 @@ if [ -s "$TMP/order" ]; then
 	cat "$TMP/order"
 fi
 echo
-echo "Each figure is the median of $ROUNDS rounds (disk: $DROUNDS), each pair run bakeoff first in odd"
+if [ -n "$FROM" ]; then
+	echo "Each figure is the median of the rounds in $FROM, each pair run bakeoff first in odd"
+else
+	echo "Each figure is the median of $ROUNDS rounds (disk: $DROUNDS), each pair run bakeoff first in odd"
+fi
 echo "rounds and the peer first in even ones. bakeoff: its figure (the median of its"
 echo "samples) and CV; mean: the same samples as total work / total time, the statistic the"
 echo "peers print. ratio = the median of the rounds' bakeoff / peer (* where a round lacked one"

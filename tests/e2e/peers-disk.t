@@ -2,7 +2,8 @@
 # peers-disk.t — scripts/peers.sh's disk pairs chosen by PEERS_ONLY: seq
 # runs only the disk.seq pairs against fio, both orders (two rounds, 8 MiB
 # files), prints only their rows, and leaves its directory empty; an
-# unknown PEERS_ONLY is one line on stderr and exit 2. Needs fio (skipped
+# unknown PEERS_ONLY is one line on stderr and exit 2; PEERS_FROM prints
+# kept rounds' table, naming the rows outside 0.9-1.1 with their causes. Needs fio (skipped
 # visibly otherwise).
 . tests/e2e/lib.sh
 mkdir "$TMP/d"
@@ -11,6 +12,24 @@ rc=$?
 check "an unknown PEERS_ONLY: exit 2 (was $rc)" [ "$rc" = 2 ]
 check "... with one line on stderr naming the choices" \
 	sh -c '[ "$(wc -l <"$1")" = 1 ] && grep -q "PEERS_ONLY is disk, nodisk, rand, seq" "$1"' _ "$TMP/bad.err"
+# PEERS_FROM: the table of kept rounds, nothing run; a row outside 0.9-1.1
+# is named under it with its measured cause, or as having none
+printf '%s\n' 'ipc.pipe.lat 100' 'perf.pipe 80' 'ipc.pipe.lat 104' 'perf.pipe 81' \
+	'mem.stream.copy 12000' 'likwid.copy 10000' 'mem.stream.copy 12100' 'likwid.copy 10100' \
+	'proc.syscall.null 100' 'perf.syscall 98' 'proc.syscall.null 101' 'perf.syscall 99' >"$TMP/vals"
+(cd "$TMP/d" && PEERS_ONLY=nodisk PEERS_FROM="$TMP/vals" BAKEOFF=$BAKEOFF sh "$OLDPWD/scripts/peers.sh") >"$TMP/from" 2>&1
+ok $? "PEERS_FROM: exit 0"
+check "no round was run" sh -c '! grep -q "^round " "$1"' _ "$TMP/from"
+check "the rows from the file, with their ratios (1.27, 1.20, 1.02)" \
+	sh -c 'grep -Eq "^pipe round trip .* 1\.27 " "$1" && grep -Eq "^STREAM copy .* 1\.20 " "$1" && grep -Eq "^null syscall .* 1\.02 " "$1"' _ "$TMP/from"
+check "outside 0.9-1.1: the pipe with its cause and section, STREAM copy with none" \
+	sh -c 'grep -Eq "^pipe round trip +perf\.pipe +1\.27  unpinned.*\(\"Cross-CPU wake-ups\"\)$" "$1" &&
+		grep -Eq "^STREAM copy +likwid\.copy +1\.20  NO MEASURED CAUSE YET$" "$1" &&
+		! grep -Eq "^null syscall +perf\.syscall " "$1"' _ "$TMP/from"
+(cd "$TMP/d" && PEERS_FROM="$TMP/none" sh "$OLDPWD/scripts/peers.sh") >/dev/null 2>"$TMP/bad.err"
+rc=$?
+check "PEERS_FROM unreadable: exit 2 (was $rc), one line" sh -c '[ "$1" = 2 ] && [ "$(wc -l <"$2")" = 1 ]' _ "$rc" "$TMP/bad.err"
+[ "$FAILED" = 0 ] || sed 's/^/# /' "$TMP/from"
 if ! command -v fio >/dev/null 2>&1; then
 	skip "fio not installed (Debian fio): PEERS_ONLY=seq not run"
 	done_testing
