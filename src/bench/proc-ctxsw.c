@@ -308,6 +308,9 @@ static int measure_ring(struct bench_ctx *ctx, int procs, size_t size, double ov
 	}
 	cm = result_add_metric(ctx->res, cor, "us", BETTER_LOWER, v, met->nsamples);
 	free(v);
+	met = result_metric(ctx->res, raw);	/* the add may have moved it */
+	if (cm && met->gauges && result_metric_gauges(cm, met->gauges) < 0)
+		cm = NULL;	/* sample for sample: the raw figure's readings */
 	if (!cm) {
 		snprintf(ctx->reason, sizeof(ctx->reason), "out of memory");
 		return -1;

@@ -240,9 +240,17 @@ const struct metric *result_metric(const struct bench_result *br, const char *na
 struct metric *result_add_derived(struct bench_result *br, const char *name, const char *unit,
 				  enum better better, double v, const char *from)
 {
-	struct metric *m = result_add_metric(br, name, unit, better, &v, 1);
+	double g = 0;
+	size_t i;
+	struct metric *m;
 
-	return m && (m->derived = strdup(from)) ? m : NULL;
+	for (i = 0; i < br->nmetrics; i++)	/* the most shared of the timed figures */
+		if (!br->metrics[i].derived && br->metrics[i].gauge > g)
+			g = br->metrics[i].gauge;
+	if (!(m = result_add_metric(br, name, unit, better, &v, 1)))
+		return NULL;
+	m->gauge = g;
+	return (m->derived = strdup(from)) ? m : NULL;
 }
 
 void result_note(struct bench_result *br, const char *name, const char *note)

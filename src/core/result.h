@@ -164,7 +164,9 @@ const struct param *result_param(const struct bench_result *br, const char *key)
 struct metric *result_add_metric(struct bench_result *br, const char *name, const char *unit,
 				 enum better better, const double *samples, size_t n);
 /* A figure computed from other figures: one value, marked derived (from
- * what), so it is not shown as n=1 with a CV of 0. NULL when out of memory. */
+ * what), so it is not shown as n=1 with a CV of 0. Its core gauge is the
+ * highest of br's timed figures' (it has no samples of its own to read it
+ * beside). NULL when out of memory. */
 struct metric *result_add_derived(struct bench_result *br, const char *name, const char *unit,
 				  enum better better, double v, const char *from);
 /* m's core gauge readings g[0..m->nsamples) (0: none taken), one after

@@ -68,6 +68,9 @@ check "$C procs param" [ "$(jget "$R" 'bench("proc.ctxsw")->{params}{procs}')" =
 check "$C ctx_sizes_bytes param" \
 	[ "$(jget "$R" 'bench("proc.ctxsw")->{params}{ctx_sizes_bytes}')" = 0,16384 ]
 check "$C pinned param is no" [ "$(jget "$R" 'bench("proc.ctxsw")->{params}{pinned}')" = no ]
+check "$C 2p/0K carries its raw figure's core gauge readings, sample for sample" [ "$(jget "$R" '
+	my ($c, $r) = map { my $n = $_; (grep { $_->{name} eq $n } @{bench("proc.ctxsw")->{metrics}})[0] } "2p/0K", "raw/2p/0K";
+	$c->{core_gauges} && $r->{core_gauges} && "@{$c->{core_gauges}}" eq "@{$r->{core_gauges}}" ? "yes" : "no"')" = yes ]
 
 # No child left behind: nothing still running with this test's paths in
 # its command line (ring children and forks share bakeoff's argv), and no

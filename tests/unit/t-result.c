@@ -267,6 +267,12 @@ int main(void)
 		   b->metrics[0].gauges[14] == 0.95 && b->metrics[0].quiet_n == 12,
 		   "--runs: the readings pooled beside the samples, the quiet figure of them all");
 		result_bench_free(&one);
+		mm = result_add_metric(b, "other", "ns", BETTER_LOWER, v, 8);
+		result_metric_gauges(mm, (const double[]){ 0.7, 0.7, 0.7, 0.7, 0.7, 0.7, 0.7, 0.7 });
+		mm = result_add_derived(b, "sum", "ns", BETTER_LOWER, 42, "the others");
+		ok(mm && mm->gauge == 0.7 && !mm->gauges,
+		   "a derived figure: the highest gauge of its benchmark's timed figures (%g), no readings",
+		   mm ? mm->gauge : -1);
 		result_free(&c);
 	}
 
