@@ -233,6 +233,8 @@ qperf.udp_lat|The round trips on the EPYC guest|unpinned, a cross-CPU wake-up: w
 sockperf.udp|The round trips on the EPYC guest|unpinned, a cross-CPU wake-up: where the scheduler puts both ends
 mbw.memcpy|mbw|the peer'"'"'s: its figures are not what its own loop gives rebuilt
 mbw.dumb|mbw|the peer'"'"'s: its figures are not what its own loop gives rebuilt
+likwid.loadN|The loop was not the like for like after all|the peer'"'"'s scalar kernel: a load per 8 bytes keeps fewer lines in flight (load_sse is the like for like)
+likwid.load1|The loop was not the like for like after all|the peer'"'"'s scalar kernel: a load per 8 bytes keeps fewer lines in flight (load_sse is the like for like)
 sysbench.read|sysbench memory read|the peer'"'"'s: a 4-byte load and a store per int, bound by the core
 iperf3.1cpu|Both ends on CPU 0|the peer'"'"'s: a select before every 128 KiB read
 bonnie.create|bonnie seq create|the file system'"'"'s state: ext4 skips inodes freed in the last minutes
