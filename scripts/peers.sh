@@ -233,8 +233,10 @@ qperf.udp_lat|The round trips on the EPYC guest|unpinned, a cross-CPU wake-up: w
 sockperf.udp|The round trips on the EPYC guest|unpinned, a cross-CPU wake-up: where the scheduler puts both ends
 mbw.memcpy|mbw|the peer'"'"'s: its figures are not what its own loop gives rebuilt
 mbw.dumb|mbw|the peer'"'"'s: its figures are not what its own loop gives rebuilt
+likwid.copy|STREAM against likwid'"'"'s scalar and SSE kernels|the peer'"'"'s scalar kernel: a load and a store per 8 bytes (copy_sse is the like for like)
 likwid.loadN|The loop was not the like for like after all|the peer'"'"'s scalar kernel: a load per 8 bytes keeps fewer lines in flight (load_sse is the like for like)
 likwid.load1|The loop was not the like for like after all|the peer'"'"'s scalar kernel: a load per 8 bytes keeps fewer lines in flight (load_sse is the like for like)
+sysbench.write|sysbench memory write, 13 rounds|the host'"'"'s memory between rounds: single rounds 0.82-1.23, thirteen 0.97
 sysbench.read|sysbench memory read|the peer'"'"'s: a 4-byte load and a store per int, bound by the core
 iperf3.1cpu|Both ends on CPU 0|the peer'"'"'s: a select before every 128 KiB read
 bonnie.create|bonnie seq create|the file system'"'"'s state: ext4 skips inodes freed in the last minutes
@@ -496,13 +498,19 @@ while [ "$r" -le "$ROUNDS" ]; do
 	p_dumb() { have mbw && put mbw.dumb "$(mbw_copy 1)"; }
 	pair dumb
 	# STREAM: likwid sizes its arrays from bakeoff's, so bakeoff runs first
-	# until it has (pair's NEED).
+	# until it has (pair's NEED). Its scalar kernels (copy, stream) and
+	# their SSE forms, whose 16-byte loads and stores are what gcc makes of
+	# bakeoff's STREAM loops (docs/peers.md)
 	for k in copy triad; do
 		id=mem.stream.$k
-		lw="copy 16 2"
-		[ $k = triad ] && lw="stream 24 3"
+		lw="copy 16 2" lwsse="copy_sse 16 2"
+		[ $k = triad ] && lw="stream 24 3" lwsse="stream_sse 24 3"
 		b_stream() { bkrun $id $id; }
-		p_stream() { [ $HAVE_LIKWID = 1 ] && put likwid.$k "$(likwid $lw $id)"; }
+		p_stream() {
+			[ $HAVE_LIKWID = 1 ] || return 0
+			put likwid.$k "$(likwid $lw $id)"
+			put likwid.${k}sse "$(likwid $lwsse $id)"
+		}
 		pair stream "$id.array"
 	done
 	# MLC's peak read bandwidth: every CPU at once, and one alone, against
@@ -987,6 +995,8 @@ line "memcpy ${MEM} MiB" mem.bw.copy MB/s mbw.memcpy "mbw -t0 (memcpy)" "mbw not
 line "hand copy loop ${MEM} MiB" mem.bw.copy_hand MB/s mbw.dumb "mbw -t1 (dumb loop)" "mbw not installed"
 line "STREAM copy" mem.stream.copy MB/s likwid.copy "likwid-bench -t copy (1 thread)" "$WHY_LIKWID"
 line "STREAM triad" mem.stream.triad MB/s likwid.triad "likwid-bench -t stream (1 thread)" "$WHY_LIKWID"
+line "STREAM copy" mem.stream.copy MB/s likwid.copysse "likwid-bench -t copy_sse (1 thread)" "$WHY_LIKWID"
+line "STREAM triad" mem.stream.triad MB/s likwid.triadsse "likwid-bench -t stream_sse (1 thread)" "$WHY_LIKWID"
 line "peak read, $NCPU CPUs" pk.all MB/s likwid.loadN "likwid-bench -t load, $NCPU threads" "$WHY_LIKWID"
 line "peak read, 1 CPU" pk.one MB/s likwid.load1 "likwid-bench -t load, 1 thread" "$WHY_LIKWID"
 line "peak read, $NCPU CPUs" pk.all MB/s likwid.sseN "likwid-bench -t load_sse, $NCPU threads" "$WHY_LIKWID"
