@@ -233,7 +233,6 @@ qperf.udp_lat|The round trips on the EPYC guest|unpinned, a cross-CPU wake-up: w
 sockperf.udp|The round trips on the EPYC guest|unpinned, a cross-CPU wake-up: where the scheduler puts both ends
 mbw.memcpy|mbw|the peer'"'"'s: its figures are not what its own loop gives rebuilt
 mbw.dumb|mbw|the peer'"'"'s: its figures are not what its own loop gives rebuilt
-likwid.copy|STREAM against likwid'"'"'s scalar and SSE kernels|the peer'"'"'s scalar kernel: a load and a store per 8 bytes (copy_sse is the like for like)
 likwid.loadN|The loop was not the like for like after all|the peer'"'"'s scalar kernel: a load per 8 bytes keeps fewer lines in flight (load_sse is the like for like)
 likwid.load1|The loop was not the like for like after all|the peer'"'"'s scalar kernel: a load per 8 bytes keeps fewer lines in flight (load_sse is the like for like)
 sysbench.write|sysbench memory write, 13 rounds|the host'"'"'s memory between rounds: single rounds 0.82-1.23, thirteen 0.97
