@@ -241,13 +241,11 @@ iperf3.1cpu|Both ends on CPU 0|the peer'"'"'s: a select before every 128 KiB rea
 bonnie.create|bonnie seq create|the file system'"'"'s state: ext4 skips inodes freed in the last minutes
 lmb.proc.select.tcp|select on TCP sockets, what was measured|1.05 lmbench'"'"'s nfds (it polls 95 of 100), the rest the host'"'"'s hyperthread
 lmb.mem.mlp|mem.mlp, what was measured|par_mem'"'"'s own spread: 6.99-11.48 loads in ten minutes alone'
-# outside NAME BAKEOFF_KEY PEER_KEY — a line for the note under the table
-# when the row's ratio (as line() prints it) is outside 0.9-1.1.
+# outside NAME PEER_KEY RATIO — a line for the note under the table when
+# the row's ratio (as line() prints it) is outside 0.9-1.1.
 outside() {
-	r=$(rmedian "$2" "$3")
-	[ -n "$r" ] || r=$(awk -v b="$(median "$2")" -v p="$(median "$3")" 'BEGIN { if (b != "" && p > 0) print b / p }')
-	[ -n "$r" ] || return 0
-	printf '%s\n' "$CAUSES" | awk -F'|' -v f="$1" -v k="$3" -v r="$r" '$1 == k { c = $3 " (\"" $2 "\")" }
+	[ -n "$3" ] || return 0
+	printf '%s\n' "$CAUSES" | awk -F'|' -v f="$1" -v k="$2" -v r="$3" '$1 == k { c = $3 " (\"" $2 "\")" }
 		END { r = sprintf("%.2f", r) + 0; if (r >= 0.9 && r <= 1.1) exit
 		      printf "%-24s %-20s %5.2f  %s\n", f, k, r, c != "" ? c : "NO MEASURED CAUSE YET" }' >>"$TMP/outside"
 }
@@ -965,11 +963,13 @@ fi
 line() {
 	order "$1" "$2" "$4"
 	shared "$1" "$2"
-	outside "$1" "$2" "$4"
 	b=$(median "$2")
 	p=$(median "$4")
+	rr=$(rmedian "$2" "$4")	# else the ratio of the medians, marked *
+	[ -n "$rr" ] || rr=$(awk -v b="$b" -v p="$p" 'BEGIN { if (b != "" && p > 0) printf "%.17g*", b / p }')
+	outside "$1" "$4" "${rr%\*}"
 	awk -v f="$1" -v id="$2" -v b="$b" -v cv="$(median "$2.cv")" -v tw="$(median "$2.tw")" \
-		-v rr="$(rmedian "$2" "$4")" -v u="$3" -v pn="$5" -v p="$p" -v why="$6" 'BEGIN {
+		-v rr="$rr" -v u="$3" -v pn="$5" -v p="$p" -v why="$6" 'BEGIN {
 		sub(/^pin\./, "ipc.", id); sub(/pipe$/, "pipe.lat --pin", id); sub(/bw2$/, "bw --streams 2", id); sub(/bw1cpu$/, "bw, 1 CPU", id); sub(/^mem\.frd$/, "mem.bw.read:frd", id); sub(/^mem\.fwr$/, "mem.bw.write:fwr", id)
 		sub(/^pk\.all$/, "mem.peak", id); sub(/^pk\.one$/, "mem.peak:read/1", id)
 		printf "%-24s %-18s %8s %-4s %6s %8s   %-36s ", f, id, b == "" ? "-" : sprintf("%.4g", b), u, cv == "" ? "-" : sprintf("%5.1f%%", cv),
@@ -977,7 +977,7 @@ line() {
 		if (p == "")
 			printf "skipped: %s\n", why
 		else
-			printf "%8.4g %-4s %5s %5s\n", p, u, rr != "" ? sprintf("%.2f", rr) : (b != "" && p > 0) ? sprintf("%.2f*", b / p) : "-",
+			printf "%8.4g %-4s %5s %5s\n", p, u, rr == "" ? "-" : sprintf("%.2f%s", rr, rr ~ /\*$/ ? "*" : ""),
 				(tw != "" && p > 0) ? sprintf("%.2f", tw / p) : "-" }'
 }
 
