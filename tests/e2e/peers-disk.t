@@ -3,8 +3,8 @@
 # runs only the disk.seq pairs against fio, both orders (two rounds, 8 MiB
 # files), prints only their rows, and leaves its directory empty; an
 # unknown PEERS_ONLY is one line on stderr and exit 2; PEERS_FROM prints
-# kept rounds' table, naming the rows outside 0.9-1.1 with their causes. Needs fio (skipped
-# visibly otherwise).
+# kept rounds' table, naming the rows outside 0.9-1.1 with their causes.
+# Needs fio (skipped visibly otherwise).
 . tests/e2e/lib.sh
 mkdir "$TMP/d"
 (cd "$TMP/d" && PEERS_ONLY=nonsense sh "$OLDPWD/scripts/peers.sh") >"$TMP/bad.out" 2>"$TMP/bad.err"
