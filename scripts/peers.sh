@@ -14,8 +14,14 @@
 #   PEERS_MEM=64   buffer size in MiB for the memory figures (default 64)
 #   PEERS_ROUNDS=5
 #   PEERS_VALS=FILE   keep every round's figures (KEY VALUE lines, in order)
-#   PEERS_FROM=FILE   run nothing: print the table of a PEERS_VALS file (its
-#                     rounds, with the notes of this version of the script)
+#   PEERS_FROM="FILE..."  run nothing: print the table of PEERS_VALS files
+#                     (their rounds, with the notes of this version of the
+#                     script); several files pool their rounds, each file's
+#                     first round counted as bakeoff-first
+#   PEERS_AA=1        with PEERS_ONLY=rand: fio against itself, the bakeoff
+#                     column a second fio run in bakeoff's place, so the
+#                     table shows how far a perfect match falls from 1.00
+#                     on this device (docs/peers.md, "fio against itself")
 #   PEERS_ONLY=disk   only the disk peers (fio, bonnie++); nodisk: all but them;
 #                     rand: only disk.rand against fio (QD1, QD32 io_uring, QD32 aio);
 #                     seq: only disk.seq against fio (1M direct write and read);
@@ -66,6 +72,12 @@ esac
 PAIRONLY=0
 [ -n "$DPAIRS" ] && PAIRONLY=1
 DPAIRS=${DPAIRS:-seq rand bonnie}
+AA=${PEERS_AA:-0}
+case $AA in
+0) ;;
+1) [ "$DPAIRS" = rand ] || { echo "peers.sh: PEERS_AA=1 goes with PEERS_ONLY=rand" >&2; exit 2; } ;;
+*) echo "peers.sh: PEERS_AA is 0 or 1, not '$AA'" >&2; exit 2 ;;
+esac
 # inlist "WORD..." WORD — WORD is one of the list's words
 inlist() { case " $1 " in *" $2 "*) return 0 ;; esac; return 1; }
 dpair() { inlist "$DPAIRS" "$1"; }
@@ -77,7 +89,9 @@ MEM=${PEERS_MEM:-64}
 ROUNDS=${PEERS_ROUNDS:-5}
 FROM=${PEERS_FROM:-}
 if [ -n "$FROM" ]; then
-	[ -r "$FROM" ] || { echo "peers.sh: PEERS_FROM: cannot read '$FROM'" >&2; exit 2; }
+	for f in $FROM; do
+		[ -r "$f" ] || { echo "peers.sh: PEERS_FROM: cannot read '$f'" >&2; exit 2; }
+	done
 	ROUNDS=0 PEERS_DISK_ROUNDS=0
 fi
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/bakeoff-peers.XXXXXX")
@@ -203,9 +217,10 @@ rmedian() {
 # then gives one tool that place once more (their geometric mean weighs
 # both orders alike).
 order() {
-	awk -v f="$1" -v b="$2" -v p="$3" "$MEDIAN_AWK"' $1 == b { x[nb++] = $2 } $1 == p { y[np++] = $2 } END {
+	awk -v f="$1" -v b="$2" -v p="$3" "$MEDIAN_AWK"' BEGIN { nb = np = sb = 0 } $1 == "peers.file" { sb = nb }
+		$1 == b { odd[nb] = (nb - sb) % 2 == 0; x[nb++] = $2 } $1 == p { y[np++] = $2 } END {
 		if (nb < 4 || nb != np) exit
-		for (i = 0; i < nb; i++) { if (x[i] <= 0 || y[i] <= 0) exit; if (i % 2) e[ne++] = x[i] / y[i]; else o[no++] = x[i] / y[i] }
+		for (i = 0; i < nb; i++) { if (x[i] <= 0 || y[i] <= 0) exit; if (odd[i]) o[no++] = x[i] / y[i]; else e[ne++] = x[i] / y[i] }
 		mo = med(o, no); me = med(e, ne)
 		if (mo >= 1.1 * me || me >= 1.1 * mo)
 			printf "%-24s %-18s %6.2f (%2d) %6.2f (%2d) %6.2f\n", f, p, mo, no, me, ne, sqrt(mo * me) }' "$TMP/vals" >>"$TMP/order"
@@ -245,7 +260,8 @@ lmb.mem.mlp|mem.mlp, what was measured|par_mem'"'"'s own spread: 6.99-11.48 load
 # the row's ratio (as line() prints it) is outside 0.9-1.1.
 outside() {
 	[ -n "$3" ] || return 0
-	printf '%s\n' "$CAUSES" | awk -F'|' -v f="$1" -v k="$2" -v r="$3" '$1 == k { c = $3 " (\"" $2 "\")" }
+	printf '%s\n' "$CAUSES" | awk -F'|' -v f="$1" -v k="$2" -v r="$3" -v aa="$AA" '$1 == k { c = $3 " (\"" $2 "\")" }
+		aa == 1 { c = "fio against itself: the device between two runs of one tool" }
 		END { r = sprintf("%.2f", r) + 0; if (r >= 0.9 && r <= 1.1) exit
 		      printf "%-24s %-20s %5.2f  %s\n", f, k, r, c != "" ? c : "NO MEASURED CAUSE YET" }' >>"$TMP/outside"
 }
@@ -388,12 +404,14 @@ lmb_fs() {
 # beside a miss of ~100 ns). Both tools get the same buffer: the
 # smallest power of two at least 4 x the last-level cache (bakeoff's reach
 # for main memory; --mem-size that large is used as given).
-MLPSZ=$("$BAKEOFF" sysinfo --json | perl -MJSON::PP -e 'local $/; my $h = decode_json(<STDIN>); my $l = 0;
+MLPSZ=0	# PEERS_FROM runs nothing, bakeoff's sysinfo included
+[ -z "$FROM" ] && MLPSZ=$("$BAKEOFF" sysinfo --json | perl -MJSON::PP -e 'local $/; my $h = decode_json(<STDIN>); my $l = 0;
 	$l = $_->{size_bytes} for grep { $_->{type} ne "instruction" } @{$h->{caches} || []};
 	my $s = 1 << 20; $s *= 2 while $s < 4 * $l; print $s')
 mlp_bakeoff() {
 	"$BAKEOFF" run -q --mem-size "$MLPSZ" -o "$TMP/b.json" mem.mlp >/dev/null 2>"$TMP/err" || cat "$TMP/err"
 	bk "$TMP/b.json" mem.mlp mem.mlp
+	put mlp.size "$MLPSZ"
 	rm -f "$TMP/b.json"
 }
 mlp_lmbench() {
@@ -420,6 +438,7 @@ whylmb() { if [ -n "$LMB" ] && ! lmbset "$1"; then echo "'$1' not in PEERS_LMBEN
 NCPU=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 echo "bakeoff peers on $(uname -n), $(date -u +%Y-%m-%dT%H:%M:%SZ): $ROUNDS rounds, memory buffers $MEM MiB"
 : >"$TMP/vals"
+[ "$AA" = 1 ] && put aa 1
 pin0=
 [ $HAVE_TASKSET = 1 ] && pin0="taskset -c 0"
 # bkrun KEY ID [OPTION...] — run one bakeoff benchmark (under BK_PFX, e.g.
@@ -836,6 +855,18 @@ peer_rand() {
 	fio_rows -:randread:psync:1 -:randwrite:psync:1 -:randread:io_uring:16 -:randwrite:io_uring:16 \
 		fio.mix:randrw:io_uring:16
 }
+# PEERS_AA=1: bakeoff's half is fio's rows again, under bakeoff's keys
+if [ "$AA" = 1 ]; then
+	bk_rand() {
+		have fio || return 0
+		fio_rows rand.r:randread:psync:1 -:randwrite:psync:1 rand.read32:randread:io_uring:32 \
+			rand.write32:randwrite:io_uring:32
+		fio_rows -:randread:posixaio:1 -:randwrite:posixaio:1 rand.aio32:randread:posixaio:32 \
+			-:randwrite:posixaio:32
+		fio_rows -:randread:psync:1 -:randwrite:psync:1 -:randread:io_uring:16 -:randwrite:io_uring:16 \
+			rand.mix:randrw:io_uring:16
+	}
+fi
 # Before each bonnie: memory at rest (PEERS_SETTLE seconds, default 30). A
 # guest whose balloon reports free pages (virtio-balloon free page
 # reporting) hands freed memory back to the host, and touching it again
@@ -958,7 +989,11 @@ fi
 # PEERS_VALS=FILE: a copy of every round's figures as they were taken
 # ("KEY VALUE" lines in order), to see the pairs behind a median
 [ -n "${PEERS_VALS:-}" ] && cp "$TMP/vals" "$PEERS_VALS"
-[ -n "$FROM" ] && cp "$FROM" "$TMP/vals"
+# several files: a "peers.file" line before each, where order() starts
+# counting rounds again
+if [ -n "$FROM" ]; then
+	for f in $FROM; do echo "peers.file $f"; cat "$f"; done >"$TMP/vals"
+fi
 # line FIGURE BAKEOFF_KEY UNIT PEER_KEY PEER_NAME WHY_MISSING
 line() {
 	order "$1" "$2" "$4"
@@ -981,6 +1016,14 @@ line() {
 				(tw != "" && p > 0) ? sprintf("%.2f", tw / p) : "-" }'
 }
 
+# a PEERS_AA=1 run (this one, or the one PEERS_FROM kept) says so first
+grep -qx 'aa 1' "$TMP/vals" 2>/dev/null && AA=1
+if [ "$AA" = 1 ]; then
+	echo
+	echo "PEERS_AA=1: fio against itself. The \"bakeoff\" column is a second fio run in bakeoff's"
+	echo "place (its rows, its keys, its turn in each round): how far a perfect match falls from"
+	echo "1.00 on this device in this many rounds (docs/peers.md, \"fio against itself\")."
+fi
 echo
 printf '%-24s %-18s %13s %6s %8s   %-36s %13s %5s %5s\n' "figure" "bakeoff id" "bakeoff" "CV" "mean" \
 	"peer" "peer" "ratio" "mean"
@@ -1026,7 +1069,8 @@ echo "$LMB_MICRO" | while IFS='|' read -r key scale cmd col pin; do
 done
 line "Mem read (lmbench frd)" mem.frd MB/s lmb.mem.frd "lmbench bw_mem ${MEM}m frd (built -O)" "$(whylmb mem)"
 line "Mem write (lmbench fwr)" mem.fwr MB/s lmb.mem.fwr "lmbench bw_mem ${MEM}m fwr (built -O)" "$(whylmb mem)"
-line "memory-level parallelism" mem.mlp load lmb.mem.mlp "lmbench par_mem -L 64 -M $((MLPSZ >> 20))M (last size)" "$(whylmb mlp)"
+_m=$(median mlp.size)
+line "memory-level parallelism" mem.mlp load lmb.mem.mlp "lmbench par_mem -L 64 -M ${_m:+$((_m >> 20))M} (last size)" "$(whylmb mlp)"
 line "file create, 0 KB" fs.create.0k f/s lmb.fs.create.0k "lmbench lat_fs -s 0 (creates/s)" "$WHY_LMBFS"
 line "file delete, 0 KB" fs.delete.0k f/s lmb.fs.delete.0k "lmbench lat_fs -s 0 (deletes/s)" "$WHY_LMBFS"
 line "file create, 10 KB" fs.create.10k f/s lmb.fs.create.10k "lmbench lat_fs -s 10k (creates/s)" "$WHY_LMBFS"
