@@ -238,24 +238,24 @@ shared() {
 		for (i = 0; i < n; i++) if (g[i] >= 1.1 * q) { s = s sprintf("%s%d (%.2f)", k ? ", " : "", i + 1, g[i]); k++ }
 		if (k) printf "%-24s %-18s %2d of %2d: %s\n", f, substr(b, 1, length(b) - 6), k, n, s }' "$TMP/vals" >>"$TMP/shared"
 }
-# The rows whose difference docs/peers.md has measured, by peer key: the
-# section that shows it and its cause in a few words. A row outside
+# The rows whose difference docs/peers.md has measured, by peer key (one
+# or several, space-separated): the section that shows it and its cause
+# in a few words. A row outside
 # 0.9-1.1 is named under the table with its entry here, or as having none
 # yet: that is a row to look into, not a figure to believe.
 CAUSES='perf.pipe|Cross-CPU wake-ups|unpinned, the two processes'"'"' places on the vCPUs set it (the pinned row holds)
-qperf.tcp_lat|The round trips on the EPYC guest|unpinned, a cross-CPU wake-up: where the scheduler puts both ends
-qperf.udp_lat|The round trips on the EPYC guest|unpinned, a cross-CPU wake-up: where the scheduler puts both ends
-sockperf.udp|The round trips on the EPYC guest|unpinned, a cross-CPU wake-up: where the scheduler puts both ends
-mbw.memcpy|mbw|the peer'"'"'s: its figures are not what its own loop gives rebuilt
-mbw.dumb|mbw|the peer'"'"'s: its figures are not what its own loop gives rebuilt
-likwid.loadN|The loop was not the like for like after all|the peer'"'"'s scalar kernel: a load per 8 bytes keeps fewer lines in flight (load_sse is the like for like)
-likwid.load1|The loop was not the like for like after all|the peer'"'"'s scalar kernel: a load per 8 bytes keeps fewer lines in flight (load_sse is the like for like)
+qperf.tcp_lat qperf.udp_lat sockperf.udp|The round trips on the EPYC guest|unpinned, a cross-CPU wake-up: where the scheduler puts both ends
+mbw.memcpy mbw.dumb|mbw|the peer'"'"'s: its figures are not what its own loop gives rebuilt
+likwid.loadN likwid.load1|The loop was not the like for like after all|the peer'"'"'s scalar kernel: a load per 8 bytes keeps fewer lines in flight (load_sse is the like for like)
 sysbench.write|sysbench memory write, 13 rounds|the host'"'"'s memory between rounds: single rounds 0.82-1.23, thirteen 0.97
 sysbench.read|sysbench memory read|the peer'"'"'s: a 4-byte load and a store per int, bound by the core
 iperf3.1cpu|Both ends on CPU 0|the peer'"'"'s: a select before every 128 KiB read
 bonnie.create|bonnie seq create|the file system'"'"'s state: ext4 skips inodes freed in the last minutes
 lmb.proc.select.tcp|select on TCP sockets, what was measured|1.05 lmbench'"'"'s nfds (it polls 95 of 100), the rest the host'"'"'s hyperthread
-lmb.mem.mlp|mem.mlp, what was measured|par_mem'"'"'s own spread: 6.99-11.48 loads in ten minutes alone'
+lmb.mem.mlp|mem.mlp, what was measured|par_mem'"'"'s own spread: 6.99-11.48 loads in ten minutes alone
+likwid.copy|Placement is not it; the scalar kernel is most of it|the peer'"'"'s scalar kernel: 4-11% below copy_sse in the same rounds (copy_sse is the like for like)
+likwid.sseN|mem.peak against `load_sse`, runs pooled|one run'"'"'s spread: single runs 0.83-1.15, 20 rounds of four runs pooled 1.07
+fio.read32 fio.read32.p50 fio.read32.p99 fio.write32 fio.write32.p50 fio.write32.p99 fio.mixr fio.mixr.p50 fio.mixw fio.mixw.p50 fio.aio32|fio against itself|the device: fio against itself lands 0.72-1.39 of itself in six rounds; 22 rounds pooled hold'
 # outside NAME PEER_KEY RATIO — a line for the note under the table when
 # the row's ratio (as line() prints it) is outside 0.9-1.1, or for a
 # latency percentile (a KEY.p50 or KEY.p99 row) outside 0.8-1.25: a
@@ -263,7 +263,8 @@ lmb.mem.mlp|mem.mlp, what was measured|par_mem'"'"'s own spread: 6.99-11.48 load
 # issue 21 sets that band for them.
 outside() {
 	[ -n "$3" ] || return 0
-	printf '%s\n' "$CAUSES" | awk -F'|' -v f="$1" -v k="$2" -v r="$3" -v aa="$AA" '$1 == k { c = $3 " (\"" $2 "\")" }
+	printf '%s\n' "$CAUSES" | awk -F'|' -v f="$1" -v k="$2" -v r="$3" -v aa="$AA" '
+		{ n = split($1, ks, " "); for (i = 1; i <= n; i++) if (ks[i] == k) c = $3 " (\"" $2 "\")" }
 		aa == 1 { c = "fio against itself: the device between two runs of one tool" }
 		END { r = sprintf("%.2f", r) + 0; lo = 0.9; hi = 1.1; if (k ~ /\.p(50|99)$/) { lo = 0.8; hi = 1.25 }
 		      if (r >= lo && r <= hi) exit
