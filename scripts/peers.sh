@@ -240,9 +240,9 @@ shared() {
 }
 # The rows whose difference docs/peers.md has measured, by peer key (one
 # or several, space-separated): the section that shows it and its cause
-# in a few words. A row outside
-# 0.9-1.1 is named under the table with its entry here, or as having none
-# yet: that is a row to look into, not a figure to believe.
+# in a few words. A row outside its band is named under the table with
+# its entry here, or as having none yet: that is a row to look into, not
+# a figure to believe.
 CAUSES='perf.pipe|Cross-CPU wake-ups|unpinned, the two processes'"'"' places on the vCPUs set it (the pinned row holds)
 qperf.tcp_lat qperf.udp_lat sockperf.udp|The round trips on the EPYC guest|unpinned, a cross-CPU wake-up: where the scheduler puts both ends
 mbw.memcpy mbw.dumb|mbw|the peer'"'"'s: its figures are not what its own loop gives rebuilt
@@ -253,9 +253,8 @@ iperf3.1cpu|Both ends on CPU 0|the peer'"'"'s: a select before every 128 KiB rea
 bonnie.create|bonnie seq create|the file system'"'"'s state: ext4 skips inodes freed in the last minutes
 lmb.proc.select.tcp|select on TCP sockets, what was measured|1.05 lmbench'"'"'s nfds (it polls 95 of 100), the rest the host'"'"'s hyperthread
 lmb.mem.mlp|mem.mlp, what was measured|par_mem'"'"'s own spread: 6.99-11.48 loads in ten minutes alone
-likwid.copy|Placement is not it; the scalar kernel is most of it|the peer'"'"'s scalar kernel: 4-11% below copy_sse in the same rounds (copy_sse is the like for like)
 likwid.sseN|mem.peak against `load_sse`, runs pooled|one run'"'"'s spread: single runs 0.83-1.15, 20 rounds of four runs pooled 1.07
-fio.read32 fio.read32.p50 fio.read32.p99 fio.write32 fio.write32.p50 fio.write32.p99 fio.mixr fio.mixr.p50 fio.mixw fio.mixw.p50 fio.aio32|fio against itself|the device: fio against itself lands 0.72-1.39 of itself in six rounds; 22 rounds pooled hold'
+fio.read32 fio.read32.p50 fio.read32.p99 fio.write32 fio.write32.p50 fio.write32.p99 fio.mixr fio.mixr.p50 fio.mixw fio.mixw.p50 fio.aio32|fio against itself|the device: fio against itself lands 0.72-1.39 of itself in six rounds; 28 rounds of five runs pooled hold'
 # outside NAME PEER_KEY RATIO — a line for the note under the table when
 # the row's ratio (as line() prints it) is outside 0.9-1.1, or for a
 # latency percentile (a KEY.p50 or KEY.p99 row) outside 0.8-1.25: a
@@ -851,27 +850,16 @@ fio_rows() {
 # The same three runs as bk_rand: each disk.rand run's rows, in its order
 # (QD1 read and write, then its deeper rows; with --engine aio all rows
 # are aio's).
-peer_rand() {
-	have fio || return 0
-	fio_rows fio.rr:randread:psync:1 -:randwrite:psync:1 fio.read32:randread:io_uring:32 \
-		fio.write32:randwrite:io_uring:32
-	fio_rows -:randread:posixaio:1 -:randwrite:posixaio:1 fio.aio32:randread:posixaio:32 \
-		-:randwrite:posixaio:32
+# fio_rand QD1 QD32R QD32W AIO MIX — those runs' rows under these keys
+fio_rand() {
+	fio_rows "$1:randread:psync:1" -:randwrite:psync:1 "$2:randread:io_uring:32" "$3:randwrite:io_uring:32"
+	fio_rows -:randread:posixaio:1 -:randwrite:posixaio:1 "$4:randread:posixaio:32" -:randwrite:posixaio:32
 	fio_rows -:randread:psync:1 -:randwrite:psync:1 -:randread:io_uring:16 -:randwrite:io_uring:16 \
-		fio.mix:randrw:io_uring:16
+		"$5:randrw:io_uring:16"
 }
+peer_rand() { have fio || return 0; fio_rand fio.rr fio.read32 fio.write32 fio.aio32 fio.mix; }
 # PEERS_AA=1: bakeoff's half is fio's rows again, under bakeoff's keys
-if [ "$AA" = 1 ]; then
-	bk_rand() {
-		have fio || return 0
-		fio_rows rand.r:randread:psync:1 -:randwrite:psync:1 rand.read32:randread:io_uring:32 \
-			rand.write32:randwrite:io_uring:32
-		fio_rows -:randread:posixaio:1 -:randwrite:posixaio:1 rand.aio32:randread:posixaio:32 \
-			-:randwrite:posixaio:32
-		fio_rows -:randread:psync:1 -:randwrite:psync:1 -:randread:io_uring:16 -:randwrite:io_uring:16 \
-			rand.mix:randrw:io_uring:16
-	}
-fi
+[ "$AA" = 1 ] && bk_rand() { have fio || return 0; fio_rand rand.r rand.read32 rand.write32 rand.aio32 rand.mix; }
 # Before each bonnie: memory at rest (PEERS_SETTLE seconds, default 30). A
 # guest whose balloon reports free pages (virtio-balloon free page
 # reporting) hands freed memory back to the host, and touching it again
