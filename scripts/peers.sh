@@ -265,8 +265,8 @@ outside() {
 	[ -n "$3" ] || return 0
 	printf '%s\n' "$CAUSES" | awk -F'|' -v f="$1" -v k="$2" -v r="$3" -v aa="$AA" '
 		{ n = split($1, ks, " "); for (i = 1; i <= n; i++) if (ks[i] == k) c = $3 " (\"" $2 "\")" }
-		aa == 1 { c = "fio against itself: the device between two runs of one tool" }
-		END { r = sprintf("%.2f", r) + 0; lo = 0.9; hi = 1.1; if (k ~ /\.p(50|99)$/) { lo = 0.8; hi = 1.25 }
+		END { if (aa == 1) c = "fio against itself: the device between two runs of one tool"
+		      r = sprintf("%.2f", r) + 0; lo = 0.9; hi = 1.1; if (k ~ /\.p(50|99)$/) { lo = 0.8; hi = 1.25 }
 		      if (r >= lo && r <= hi) exit
 		      printf "%-24s %-20s %5.2f  %s\n", f, k, r, c != "" ? c : "NO MEASURED CAUSE YET" }' >>"$TMP/outside"
 }
