@@ -254,7 +254,8 @@ bonnie.create|bonnie seq create|the file system'"'"'s state: ext4 skips inodes f
 lmb.proc.select.tcp|select on TCP sockets, what was measured|1.05 lmbench'"'"'s nfds (it polls 95 of 100), the rest the host'"'"'s hyperthread
 lmb.mem.mlp|mem.mlp, what was measured|par_mem'"'"'s own spread: 6.99-11.48 loads in ten minutes alone
 likwid.sseN|mem.peak against `load_sse`, runs pooled|one run'"'"'s spread: single runs 0.83-1.15, 20 rounds of four runs pooled 1.07
-likwid.copy likwid.copysse|And then it held inside `make peers` too|one run'"'"'s spread: runs 1.02-1.19, 15 rounds of three runs pooled 1.08 (copy_sse) and 1.10, by hand 1.02-1.05
+likwid.copysse|And then it held inside `make peers` too|one run'"'"'s spread: runs 1.02-1.19, 15 rounds of three runs pooled 1.08, by hand 1.02-1.05
+likwid.copy likwid.triad|The triad loop unrolled, and the scalar rows|the peer'"'"'s scalar kernel: likwid'"'"'s copy_sse and stream_sse read 1.12 and 1.15 of it on the same arrays (the like for like)
 fio.read32 fio.read32.p50 fio.read32.p99 fio.write32 fio.write32.p50 fio.write32.p99 fio.mixr fio.mixr.p50 fio.mixw fio.mixw.p50 fio.aio32|fio against itself|the device: fio against itself lands 0.72-1.39 of itself in six rounds; 28 rounds of five runs pooled hold'
 # outside NAME PEER_KEY RATIO — a line for the note under the table when
 # the row's ratio (as line() prints it) is outside 0.9-1.1, or for a
