@@ -256,6 +256,7 @@ lmb.mem.mlp|mem.mlp, what was measured|par_mem'"'"'s own spread: 6.99-11.48 load
 likwid.sseN|mem.peak against `load_sse`, runs pooled|one run'"'"'s spread: single runs 0.83-1.15, 20 rounds of four runs pooled 1.07
 likwid.copysse|And then it held inside `make peers` too|one run'"'"'s spread: runs 1.02-1.19, 15 rounds of three runs pooled 1.08, by hand 1.02-1.05
 likwid.copy likwid.triad|The triad loop unrolled, and the scalar rows|the peer'"'"'s scalar kernel: likwid'"'"'s copy_sse and stream_sse read 1.12 and 1.15 of it on the same arrays (the like for like)
+ioz.fwrite|fwrite: iozone'"'"'s one-record stream buffer|the stream buffer (deliberate, the iozone report'"'"'s header): iozone copies each record into its one-record buffer, 1.36-3.9x slower by hand without fsync
 fio.read32 fio.read32.p50 fio.read32.p99 fio.write32 fio.write32.p50 fio.write32.p99 fio.mixr fio.mixr.p50 fio.mixw fio.mixw.p50 fio.aio32|fio against itself|the device: fio against itself lands 0.72-1.39 of itself in six rounds; 28 rounds of five runs pooled hold'
 # outside NAME PEER_KEY RATIO — a line for the note under the table when
 # the row's ratio (as line() prints it) is outside 0.9-1.1, or for a
