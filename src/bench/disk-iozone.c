@@ -278,7 +278,7 @@ static int op(void *st, struct long_run *lr)
 		}
 		/* the harness's clock read and checks once per PROGRESS_BYTES,
 		 * not per record: iozone reads no clock inside its loops, and
-		 * a read per 4 KiB record cost fread 3-7% (docs/peers.md) */
+		 * a read per record cost fread 3-9% at 4-32 KiB (docs/peers.md) */
 		pend += rec;
 		if (pend >= PROGRESS_BYTES || k + 1 == z->nrec) {
 			if (long_progress(lr, (double)pend) < 0)

@@ -17,7 +17,7 @@ check "... with one line on stderr naming the choices" \
 # PEERS_FROM: the table of kept rounds, nothing run; a row outside 0.9-1.1
 # is named under it with its measured cause, or as having none
 printf '%s\n' 'ipc.pipe.lat 100' 'perf.pipe 80' 'ipc.pipe.lat 104' 'perf.pipe 81' \
-	'mem.stream.triad 12000' 'likwid.triad 10000' 'mem.stream.triad 12100' 'likwid.triad 10100' \
+	'mem.stream.triad 12000' 'likwid.triadsse 10000' 'mem.stream.triad 12100' 'likwid.triadsse 10100' \
 	'proc.syscall.null 100' 'perf.syscall 98' 'proc.syscall.null 101' 'perf.syscall 99' >"$TMP/vals"
 (cd "$TMP/d" && PEERS_ONLY=nodisk PEERS_FROM="$TMP/vals" BAKEOFF=$BAKEOFF sh "$OLDPWD/scripts/peers.sh") >"$TMP/from" 2>&1
 ok $? "PEERS_FROM: exit 0"
@@ -26,7 +26,7 @@ check "the rows from the file, with their ratios (1.27, 1.20, 1.02)" \
 	sh -c 'grep -Eq "^pipe round trip .* 1\.27 " "$1" && grep -Eq "^STREAM triad .* 1\.20 " "$1" && grep -Eq "^null syscall .* 1\.02 " "$1"' _ "$TMP/from"
 check "outside 0.9-1.1: the pipe with its cause and section, STREAM triad with none" \
 	sh -c 'grep -Eq "^pipe round trip +perf\.pipe +1\.27  unpinned.*\(\"Cross-CPU wake-ups\"\)$" "$1" &&
-		grep -Eq "^STREAM triad +likwid\.triad +1\.20  NO MEASURED CAUSE YET$" "$1" &&
+		grep -Eq "^STREAM triad +likwid\.triadsse +1\.20  NO MEASURED CAUSE YET$" "$1" &&
 		! grep -Eq "^null syscall +perf\.syscall " "$1"' _ "$TMP/from"
 (cd "$TMP/d" && PEERS_FROM="$TMP/none" sh "$OLDPWD/scripts/peers.sh") >/dev/null 2>"$TMP/bad.err"
 rc=$?
