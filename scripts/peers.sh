@@ -47,6 +47,10 @@
 #                     all): the new summary columns (select, sem, fcntl,
 #                     unix connect), the syscall/process/IPC tools, par_mem,
 #                     bw_mem, lat_fs (with PEERS_LMBENCH_FS=1)
+#   PEERS_LMBENCH_ROWS="ID..."  of those sets' select, sem, fcntl, connect
+#                     and syscall/process/IPC rows only these bakeoff ids
+#                     (e.g. "proc.signal.install ipc.pipe.bw"): more rounds
+#                     of the rows one run left outside their band
 set -u
 # sh reads a script as it runs it, so an edit to this file during a run (an
 # hour with lmbench) would change what the rest of the run parses: the run
@@ -83,6 +87,9 @@ inlist() { case " $1 " in *" $2 "*) return 0 ;; esac; return 1; }
 dpair() { inlist "$DPAIRS" "$1"; }
 LMBSETS=${PEERS_LMBENCH_SETS:-new micro mlp mem fs}
 lmbset() { inlist "$LMBSETS" "$1"; }
+LMBROWS=${PEERS_LMBENCH_ROWS:-}
+# lmbrow ID — a row of the new and micro sets that PEERS_LMBENCH_ROWS keeps
+lmbrow() { [ -z "$LMBROWS" ] || inlist "$LMBROWS" "$1"; }
 IOZONLY=${IOZONLY:-0}
 BAKEOFF=${BAKEOFF:-./bakeoff}
 MEM=${PEERS_MEM:-64}
@@ -438,7 +445,8 @@ fi
 WHY_LMBFS="$WHY_LMB"
 # whylmb SET — why a set's rows have no figure: lmbench missing, or the set
 # left out of PEERS_LMBENCH_SETS
-whylmb() { if [ -n "$LMB" ] && ! lmbset "$1"; then echo "'$1' not in PEERS_LMBENCH_SETS"; else echo "$WHY_LMB"; fi; }
+whylmb() { if [ -n "$LMB" ] && ! lmbset "$1"; then echo "'$1' not in PEERS_LMBENCH_SETS"
+	elif [ -n "$LMB" ] && [ -n "${2:-}" ] && ! lmbrow "$2"; then echo "not in PEERS_LMBENCH_ROWS"; else echo "$WHY_LMB"; fi; }
 [ -n "$LMB" ] && [ "$LMBFS" != 1 ] && WHY_LMBFS="PEERS_LMBENCH_FS=1 not set (lat_fs can run for many minutes)"
 [ -n "$LMB" ] && [ "$LMBFS" = 1 ] && ! lmbset fs && WHY_LMBFS="'fs' not in PEERS_LMBENCH_SETS"
 
@@ -621,6 +629,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 			set -- $pair
 			id=$1
 			shift
+			lmbrow $id || continue
 			[ $((r % 2)) = 1 ] && bkrun $id $id --dir "$TMP"
 			if [ "$1" != lat_unix_connect ]; then
 				put lmb.$id "$(lmb "$@")"
@@ -635,6 +644,7 @@ while [ "$r" -le "$ROUNDS" ]; do
 		mkdir -p "$TMP/lmbf" && : >"$TMP/lmbf/file"
 		echo "$LMB_MICRO" | while IFS='|' read -r key scale cmd _ pin; do
 			lmbset micro || break
+			lmbrow "$key" || continue
 			id=${key%%:*}
 			# shellcheck disable=SC2086
 			set -- $(echo "$cmd" | sed "s|LMBFILE|$TMP/lmbf/file|")
@@ -1051,17 +1061,17 @@ line "make, 6 C files" time s hyperfine.make "hyperfine -N -r 5 --prepare 'make 
 	"hyperfine not installed (apt-get install hyperfine), or no make or cc"
 fi
 if [ "$ONLY" != disk ]; then
-line "select, 100 file fds" proc.select.file us lmb.proc.select.file "lmbench lat_select -n 100 file" "$(whylmb new)"
-line "select, 100 TCP fds" proc.select.tcp us lmb.proc.select.tcp "lmbench lat_select -n 100 tcp" "$(whylmb new)"
-line "SysV semaphore handoff" ipc.sem.lat us lmb.ipc.sem.lat "lmbench lat_sem" "$(whylmb new)"
-line "fcntl lock handoff" ipc.fcntl.lat us lmb.ipc.fcntl.lat "lmbench lat_fcntl" "$(whylmb new)"
-line "AF_UNIX connect" ipc.unix.connect us lmb.ipc.unix.connect "lmbench lat_unix_connect" "${WHY_UC:-$(whylmb new)}"
+line "select, 100 file fds" proc.select.file us lmb.proc.select.file "lmbench lat_select -n 100 file" "$(whylmb new proc.select.file)"
+line "select, 100 TCP fds" proc.select.tcp us lmb.proc.select.tcp "lmbench lat_select -n 100 tcp" "$(whylmb new proc.select.tcp)"
+line "SysV semaphore handoff" ipc.sem.lat us lmb.ipc.sem.lat "lmbench lat_sem" "$(whylmb new ipc.sem.lat)"
+line "fcntl lock handoff" ipc.fcntl.lat us lmb.ipc.fcntl.lat "lmbench lat_fcntl" "$(whylmb new ipc.fcntl.lat)"
+line "AF_UNIX connect" ipc.unix.connect us lmb.ipc.unix.connect "lmbench lat_unix_connect" "${WHY_UC:-$(whylmb new ipc.unix.connect)}"
 echo "$LMB_MICRO" | while IFS='|' read -r key scale cmd col pin; do
 	u=us
 	[ "$scale" = 1000 ] && u=ns
 	case $cmd in bw_*) u=MB/s ;; esac
 	[ "$pin" = pin ] && [ -n "$pin0" ] && col="$col, CPU 0"
-	line "$col" "$key" "$u" "lmb.$key" "lmbench $(echo "$cmd" | sed 's| LMBFILE| (scratch file)|')" "$(whylmb micro)"
+	line "$col" "$key" "$u" "lmb.$key" "lmbench $(echo "$cmd" | sed 's| LMBFILE| (scratch file)|')" "$(whylmb micro "$key")"
 done
 line "Mem read (lmbench frd)" mem.frd MB/s lmb.mem.frd "lmbench bw_mem ${MEM}m frd (built -O)" "$(whylmb mem)"
 line "Mem write (lmbench fwr)" mem.fwr MB/s lmb.mem.fwr "lmbench bw_mem ${MEM}m fwr (built -O)" "$(whylmb mem)"
