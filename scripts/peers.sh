@@ -259,6 +259,7 @@ sysbench.read|sysbench memory read|the peer'"'"'s: a 4-byte load and a store per
 iperf3.1cpu|Both ends on CPU 0|the peer'"'"'s: a select before every 128 KiB read
 bonnie.create|bonnie seq create|the file system'"'"'s state: ext4 skips inodes freed in the last minutes
 lmb.proc.select.tcp|select on TCP sockets, what was measured|1.05 lmbench'"'"'s nfds (it polls 95 of 100), the rest the host'"'"'s hyperthread
+lmb.proc.syscall.stat lmb.proc.signal.install lmb.ipc.fcntl.lat lmb.ipc.sem.lat|The four rows and the core gauge|the host'"'"'s hyperthread: bakeoff'"'"'s 0.3 s falls on the quiet or the shared level (its gauge says which), lmbench'"'"'s 11 s on either; level against level 1.00-1.05
 lmb.mem.mlp|mem.mlp, what was measured|par_mem'"'"'s own spread: 6.99-11.48 loads in ten minutes alone
 likwid.sseN|mem.peak against `load_sse`, runs pooled|one run'"'"'s spread: single runs 0.83-1.15, 20 rounds of four runs pooled 1.07
 likwid.copysse|And then it held inside `make peers` too|one run'"'"'s spread: runs 1.02-1.19, 15 rounds of three runs pooled 1.08, by hand 1.02-1.05
