@@ -444,8 +444,8 @@ else
 	FSDIR=$TMP
 fi
 WHY_LMBFS="$WHY_LMB"
-# whylmb SET — why a set's rows have no figure: lmbench missing, or the set
-# left out of PEERS_LMBENCH_SETS
+# whylmb SET [ID] — why a row has no figure: lmbench missing, its set left
+# out of PEERS_LMBENCH_SETS, or its id out of PEERS_LMBENCH_ROWS
 whylmb() { if [ -n "$LMB" ] && ! lmbset "$1"; then echo "'$1' not in PEERS_LMBENCH_SETS"
 	elif [ -n "$LMB" ] && [ -n "${2:-}" ] && ! lmbrow "$2"; then echo "not in PEERS_LMBENCH_ROWS"; else echo "$WHY_LMB"; fi; }
 [ -n "$LMB" ] && [ "$LMBFS" != 1 ] && WHY_LMBFS="PEERS_LMBENCH_FS=1 not set (lat_fs can run for many minutes)"
